@@ -1,0 +1,16 @@
+"""Shared fixtures: the real broker and database come from tests/support, started on demand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.fixture(scope="session")
+def examples_dir() -> Path:
+    """The sample handbook and claims shipped with the project."""
+    return EXAMPLES

@@ -1,0 +1,1 @@
+"""Quantity language: finding numbers, units, dates, bounds and ranges in text (pure)."""
