@@ -10,7 +10,9 @@ class UsageError(Exception):
 class InputError(UsageError):
     """Bad input data, located by file, row and column where known."""
 
-    def __init__(self, message: str, *, source: str, row: int | None = None, column: str | None = None):
+    def __init__(
+        self, message: str, *, source: str, row: int | None = None, column: str | None = None
+    ):
         where = source
         if row is not None:
             where += f", row {row}"

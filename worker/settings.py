@@ -38,6 +38,7 @@ class Setting:
         return "--" + self.name.replace("_", "-")
 
 
+# fmt: off
 SETTINGS: tuple[Setting, ...] = (
     Setting("store_url", "sqlite:///./quantcheck.db",
             "document store: sqlite:///PATH or postgresql://USER@HOST:PORT/DB"),
@@ -64,7 +65,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("metrics_port", "9464", "port of /metrics, /healthz and /readyz (0 disables)"),
     Setting("metrics_bind", "0.0.0.0", "address the metrics endpoint binds to"),
     Setting("label_value_limit", "50",
-            "distinct values kept per free-text metric label before others are reported as 'other'"),
+            "distinct values per free-text metric label before the rest count as 'other'"),
     Setting("log_format", "auto", "log renderer: auto (console on a terminal, else JSON)",
             ("auto", "json", "console")),
     Setting("log_level", "info", "lowest log level written", ("debug", "info", "warning", "error")),
@@ -77,6 +78,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("evidence_cache_size", "4096", "documents whose extracted facts stay cached"),
     Setting("document_cache_size", "10000", "documents kept in the in-process store cache"),
 )
+
+# fmt: on
 
 BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
 

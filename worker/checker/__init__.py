@@ -1,6 +1,6 @@
 """The numeric evidence check: pure functions from claim and cited documents to a verdict."""
 
-from worker.checker.check import CHECKER_VERSION, CheckOptions, Checker, CitationMode
+from worker.checker.check import CHECKER_VERSION, Checker, CheckOptions, CitationMode
 from worker.checker.model import Claim, Document, EvidenceRef, FactCheck, MatchKind, Status, Verdict
 
 __all__ = [

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from enum import StrEnum
+
+# Arithmetic precision for conversions: wide enough that every accepted literal
+# (at most MAX_DIGITS significant digits) times any unit factor is computed exactly.
+MAX_DIGITS = 30
+CONTEXT = Context(prec=80)
 
 
 class Relation(StrEnum):
@@ -27,11 +32,10 @@ class Span:
 
 
 def format_decimal(value: Decimal) -> str:
-    """Print a Decimal in plain positional notation without trailing zeros (90, not 9E+1 or 90.0)."""
+    """Plain positional notation without trailing zeros: 90, never 9E+1 or 90.0."""
     if value == 0:
         return "0"
-    text = format(value.normalize(), "f")
-    return text
+    return format(value.normalize(CONTEXT), "f")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +53,7 @@ class Fact:
     upper: Decimal | str | None = None
 
     def label(self) -> str:
-        """The fact as the reasons print it: ``time_seconds=60``, ``percent>3``, ``temperature_c=2..8``."""
+        """The fact as reasons print it: ``time_seconds=60``, ``percent>3``, ``size_mb=2..8``."""
         low = _show(self.value)
         if self.relation is Relation.RANGE:
             assert self.upper is not None
@@ -63,15 +67,30 @@ def _show(value: Decimal | str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Literal:
-    """A point value as written: number and unit, kept so rounding can happen in the writer's unit.
+    """A single value as written, kept so rounding can happen in the writer's own unit.
 
-    ``exponent`` is the place of the last written digit (``96.4`` -> -1, ``2`` -> 0); it
-    defines the precision used by approximate and converted matches.
+    The written ``value`` becomes ``(value * scale + shift) * numerator / denominator``
+    in the category's base unit. ``exponent`` is the place of the last written digit
+    (``96.4`` -> -1, ``2`` -> 0): the precision of approximate and converted matches.
     """
 
     value: Decimal
     exponent: int
-    unit: str
+    scale: Decimal
+    shift: Decimal
+    numerator: Decimal
+    denominator: Decimal
+
+    def from_base(self, base: Decimal) -> Decimal:
+        """Express a base-unit value in this literal's unit."""
+        with localcontext(CONTEXT):
+            return (base * self.denominator / self.numerator - self.shift) / self.scale
+
+    def rounds_to(self, base: Decimal) -> bool:
+        """True when ``base``, written in this literal's unit and precision, reads as it."""
+        with localcontext(CONTEXT):
+            written = self.from_base(base).quantize(Decimal(1).scaleb(self.exponent), ROUND_HALF_UP)
+        return written == self.value
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,92 @@
+"""The event contracts of quantcheck: claims in, verdicts and dead letters out.
+
+Independent of the worker, so a RAG backend can depend on them alone. The same rules
+ship as JSON Schema files (``claim-event.v1.schema.json``, ``verdict.v1.schema.json``)
+and an AsyncAPI document (``asyncapi.yaml``) in this package.
+"""
+
+from schemas.claim import (
+    CLAIM_DECODE_KINDS,
+    ClaimDecodeError,
+    ClaimDecodeKind,
+    ClaimEvent,
+    parse_claim,
+)
+from schemas.dead_letter import (
+    ADDED_HEADERS,
+    DEAD_LETTER_KINDS,
+    HEADER_CHECKER_VERSION,
+    HEADER_CLAIM_ID,
+    HEADER_CONSUMER_GROUP,
+    HEADER_ERROR_KIND,
+    HEADER_ERROR_MESSAGE,
+    HEADER_PREFIX,
+    HEADER_SOURCE_OFFSET,
+    HEADER_SOURCE_PARTITION,
+    HEADER_SOURCE_TIMESTAMP,
+    HEADER_SOURCE_TOPIC,
+    HEADER_WORKER_VERSION,
+    DeadLetterHeaderError,
+    DeadLetterInfo,
+    DeadLetterKind,
+    Header,
+    dead_letter_headers,
+    read_dead_letter_headers,
+)
+from schemas.limits import SCHEMA_VERSION
+from schemas.verdict import (
+    MATCH_KINDS,
+    RELATIONS,
+    STATUSES,
+    EvidenceDocument,
+    EvidenceMatch,
+    FactResult,
+    MatchKind,
+    Relation,
+    SourceCoordinates,
+    Span,
+    VerdictEvent,
+    VerdictStatus,
+    dump_verdict,
+)
+
+__all__ = [
+    "ADDED_HEADERS",
+    "CLAIM_DECODE_KINDS",
+    "DEAD_LETTER_KINDS",
+    "HEADER_CHECKER_VERSION",
+    "HEADER_CLAIM_ID",
+    "HEADER_CONSUMER_GROUP",
+    "HEADER_ERROR_KIND",
+    "HEADER_ERROR_MESSAGE",
+    "HEADER_PREFIX",
+    "HEADER_SOURCE_OFFSET",
+    "HEADER_SOURCE_PARTITION",
+    "HEADER_SOURCE_TIMESTAMP",
+    "HEADER_SOURCE_TOPIC",
+    "HEADER_WORKER_VERSION",
+    "MATCH_KINDS",
+    "RELATIONS",
+    "SCHEMA_VERSION",
+    "STATUSES",
+    "ClaimDecodeError",
+    "ClaimDecodeKind",
+    "ClaimEvent",
+    "DeadLetterHeaderError",
+    "DeadLetterInfo",
+    "DeadLetterKind",
+    "EvidenceDocument",
+    "EvidenceMatch",
+    "FactResult",
+    "Header",
+    "MatchKind",
+    "Relation",
+    "SourceCoordinates",
+    "Span",
+    "VerdictEvent",
+    "VerdictStatus",
+    "dead_letter_headers",
+    "dump_verdict",
+    "parse_claim",
+    "read_dead_letter_headers",
+]

@@ -1,0 +1,107 @@
+"""The check itself: gates, extraction and comparison combined into one verdict.
+
+Pure: the caller resolves the cited documents (from a file, a store, a cache) and
+passes them in; nothing here performs I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from worker.checker import reasons
+from worker.checker.compare import EvidenceIndex, find_support
+from worker.checker.evidence_cache import LruCache
+from worker.checker.gates import citation_failure
+from worker.checker.model import Claim, Document, EvidenceRef, FactCheck, MatchKind, Status, Verdict
+from worker.quantities.extract import extract
+from worker.quantities.facts import Mention
+
+# Bumped whenever the same input could produce a different verdict, so recorded
+# verdicts can be told apart from replays by a newer checker.
+CHECKER_VERSION = "1.0.0"
+
+
+class CitationMode(StrEnum):
+    """How several cited documents share the work of supporting a claim."""
+
+    COMBINED = "combined"  # each fact may be supported by any cited document
+    SINGLE = "single"  # one cited document must support every fact
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """Choices that change verdicts; fixed for the life of a :class:`Checker`."""
+
+    bare_numbers: bool = False
+    citation_mode: CitationMode = CitationMode.COMBINED
+    evidence_cache_size: int = 4096
+
+
+class Checker:
+    """Checks claims against their cited documents, caching each document's facts."""
+
+    def __init__(self, options: CheckOptions | None = None):
+        self.options = options or CheckOptions()
+        self.evidence_cache: LruCache[EvidenceIndex] = LruCache(self.options.evidence_cache_size)
+
+    def check(self, claim: Claim, documents: Mapping[str, Document]) -> Verdict:
+        """Judge one claim. ``documents`` must hold at least the documents it cites."""
+        failure = citation_failure(claim, documents)
+        if failure is not None:
+            status, reason = failure
+            return Verdict(status, reason)
+        cited = list(dict.fromkeys(claim.cited_doc_ids))
+        refs = tuple(EvidenceRef(d, documents[d].sha256) for d in cited)
+        indexes = [(doc_id, self.evidence(documents[doc_id])) for doc_id in cited]
+        claimed = extract(claim.text, bare_numbers=self.options.bare_numbers)
+        flags = set(claimed.flags)
+        for _, index in indexes:
+            flags.update(f"evidence_{flag}" for flag in index.extraction.flags)
+        if not claimed.mentions:
+            return Verdict(
+                Status.NEEDS_REVIEW_NO_QUANTITY, reasons.NO_QUANTITY, (), tuple(sorted(flags)), refs
+            )
+        if self.options.citation_mode is CitationMode.SINGLE and len(indexes) > 1:
+            checks = _best_single_document(claimed.mentions, indexes)
+        else:
+            checks = tuple(find_support(m, indexes) for m in claimed.mentions)
+        flags.update(
+            c.match_kind.value
+            for c in checks
+            if c.match_kind is not None and c.match_kind is not MatchKind.EXACT
+        )
+        missing = [c for c in checks if not c.matched]
+        conflicts = [c for c in checks if c.negation_conflict]
+        if missing:
+            status, reason = Status.UNSUPPORTED_QUANTITY, reasons.unsupported(missing)
+        elif conflicts:
+            status, reason = Status.NEEDS_REVIEW_NEGATION, reasons.negation(conflicts)
+        else:
+            status, reason = Status.SUPPORTED, reasons.supported(checks)
+        return Verdict(status, reason, checks, tuple(sorted(flags)), refs)
+
+    def evidence(self, document: Document) -> EvidenceIndex:
+        """The document's extracted facts, computed once per distinct content."""
+        return self.evidence_cache.get_or_compute(
+            document.sha256,
+            lambda: EvidenceIndex.build(
+                extract(document.text, bare_numbers=self.options.bare_numbers)
+            ),
+        )
+
+
+def _best_single_document(
+    mentions: tuple[Mention, ...], indexes: list[tuple[str, EvidenceIndex]]
+) -> tuple[FactCheck, ...]:
+    """The checks against whichever one cited document supports the most facts."""
+    best: tuple[FactCheck, ...] | None = None
+    best_score = -1
+    for entry in indexes:
+        checks = tuple(find_support(m, [entry]) for m in mentions)
+        score = sum(c.matched and not c.negation_conflict for c in checks)
+        if score > best_score:
+            best, best_score = checks, score
+    assert best is not None
+    return best

@@ -1,0 +1,1 @@
+"""Readers for the files quantcheck takes as input, validated row by row."""

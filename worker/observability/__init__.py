@@ -1,0 +1,1 @@
+"""What the worker exposes about itself: Prometheus metrics and the health endpoints."""

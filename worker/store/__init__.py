@@ -1,0 +1,56 @@
+"""The versioned document store: resolves cited documents as of a knowledge-base version.
+
+``open_store(url)`` picks the backend from the URL scheme: ``sqlite:///PATH`` for one
+machine, ``postgresql://USER@HOST:PORT/DB`` for a fleet of workers.
+"""
+
+from __future__ import annotations
+
+from worker.store.base import (
+    DocumentStore,
+    InvalidDocumentError,
+    LoadResult,
+    ManifestHasher,
+    UnknownVersionError,
+    VersionConflictError,
+    VersionDiff,
+    VersionInfo,
+    manifest_sha256,
+    validate_kb_version,
+)
+from worker.store.cache import CachingStore
+from worker.store.url import SqliteTarget, mask_url, parse_store_url
+
+
+def open_store(url: str) -> DocumentStore:
+    """Open (creating and migrating as needed) the store ``url`` names.
+
+    Raises ``UsageError`` for a malformed or unsupported URL, with any password masked,
+    and ``StoreUnavailableError`` when the server cannot be reached.
+    """
+    target = parse_store_url(url)
+    # Backends are imported on demand so SQLite users never load the PostgreSQL driver.
+    if isinstance(target, SqliteTarget):
+        from worker.store.sqlite import SqliteStore  # noqa: PLC0415
+
+        return SqliteStore(target.path)
+    from worker.store.postgres import PostgresStore  # noqa: PLC0415
+
+    return PostgresStore(target.conninfo)
+
+
+__all__ = [
+    "CachingStore",
+    "DocumentStore",
+    "InvalidDocumentError",
+    "LoadResult",
+    "ManifestHasher",
+    "UnknownVersionError",
+    "VersionConflictError",
+    "VersionDiff",
+    "VersionInfo",
+    "manifest_sha256",
+    "mask_url",
+    "open_store",
+    "validate_kb_version",
+]

@@ -1,0 +1,126 @@
+"""An in-process LRU cache in front of any document store.
+
+Versions are immutable once loaded, so a cached document never goes stale and needs no
+invalidation. Only facts that cannot change are cached: documents, the existence and
+summary of a loaded version, and the absence of an ID from a version known to exist.
+That a version does *not* exist is never cached, because it may be loaded at any time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Collection, Iterable
+
+from worker.checker.model import Document
+from worker.store.base import (
+    DocumentStore,
+    LoadResult,
+    VersionDiff,
+    VersionInfo,
+    unique_ids,
+)
+
+
+class CachingStore(DocumentStore):
+    """Wraps ``inner``, keeping up to ``max_documents`` entries keyed by ``(kb_version, doc_id)``.
+
+    Each :meth:`get_documents` call sends at most one query to ``inner``, for all the IDs
+    it missed. Thread-safe as long as ``inner`` is.
+    """
+
+    def __init__(self, inner: DocumentStore, max_documents: int):
+        if max_documents < 0:
+            raise ValueError(f"max_documents must not be negative, got {max_documents}")
+        self.inner = inner
+        self.max_documents = max_documents
+        self._lock = threading.Lock()
+        # None marks an ID the (existing, immutable) version does not hold.
+        self._entries: OrderedDict[tuple[str, str], Document | None] = OrderedDict()
+        self._versions: dict[str, VersionInfo] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def __repr__(self) -> str:
+        return f"CachingStore({self.inner!r}, max_documents={self.max_documents})"
+
+    def get_documents(self, kb_version: str, doc_ids: Collection[str]) -> dict[str, Document]:
+        """The requested documents, from the cache where possible, else in one inner query."""
+        found: dict[str, Document] = {}
+        missing: list[str] = []
+        ids = unique_ids(doc_ids)
+        with self._lock:
+            for doc_id in ids:
+                key = (kb_version, doc_id)
+                if key in self._entries:
+                    self._entries.move_to_end(key)
+                    cached = self._entries[key]
+                    if cached is not None:
+                        found[doc_id] = cached
+                else:
+                    missing.append(doc_id)
+            self.hits += len(ids) - len(missing)
+            self.misses += len(missing)
+        if not missing:
+            return found
+        fetched = self.inner.get_documents(kb_version, missing)
+        found.update(fetched)
+        if self.max_documents:
+            with self._lock:
+                # Absence is only final for a version that exists; otherwise it may yet load.
+                absence_is_final = kb_version in self._versions
+                for doc_id in missing:
+                    doc = fetched.get(doc_id)
+                    if doc is not None or absence_is_final:
+                        self._entries[(kb_version, doc_id)] = doc
+                        self._entries.move_to_end((kb_version, doc_id))
+                while len(self._entries) > self.max_documents:
+                    self._entries.popitem(last=False)
+        return found
+
+    def has_version(self, kb_version: str) -> bool:
+        """True when the version exists; only a positive answer is remembered."""
+        return self.get_version(kb_version) is not None
+
+    def get_version(self, kb_version: str) -> VersionInfo | None:
+        """The version's summary, cached once the version exists."""
+        with self._lock:
+            cached = self._versions.get(kb_version)
+        if cached is not None:
+            return cached
+        info = self.inner.get_version(kb_version)
+        if info is not None:
+            self._remember(info)
+        return info
+
+    def _remember(self, info: VersionInfo) -> None:
+        with self._lock:
+            self._versions[info.kb_version] = info
+
+    def list_versions(self) -> list[VersionInfo]:
+        """Every loaded version, always asked of the inner store."""
+        versions = self.inner.list_versions()
+        for info in versions:
+            self._remember(info)
+        return versions
+
+    def load_version(self, kb_version: str, documents: Iterable[Document]) -> LoadResult:
+        """Load through the inner store."""
+        result = self.inner.load_version(kb_version, documents)
+        self._remember(result.version)
+        return result
+
+    def diff(self, old: str, new: str) -> VersionDiff:
+        """Compare two versions in the inner store."""
+        return self.inner.diff(old, new)
+
+    def ping(self) -> None:
+        """Check that the inner store answers."""
+        self.inner.ping()
+
+    def close(self) -> None:
+        """Close the inner store and forget the cache."""
+        with self._lock:
+            self._entries.clear()
+            self._versions.clear()
+        self.inner.close()
