@@ -26,6 +26,7 @@ class Setting:
     help: str
     choices: tuple[str, ...] = ()
     secret: bool = False
+    short_flag: str = ""
 
     @property
     def env(self) -> str:
@@ -35,13 +36,14 @@ class Setting:
     @property
     def flag(self) -> str:
         """The command-line flag that sets it."""
-        return "--" + self.name.replace("_", "-")
+        return self.short_flag or "--" + self.name.replace("_", "-")
 
 
 # fmt: off
 SETTINGS: tuple[Setting, ...] = (
     Setting("store_url", "sqlite:///./quantcheck.db",
-            "document store: sqlite:///PATH or postgresql://USER@HOST:PORT/DB"),
+            "document store: sqlite:///PATH or postgresql://USER@HOST:PORT/DB",
+            short_flag="--store"),
     Setting("kb_version", "", "knowledge-base version to resolve documents from"),
     Setting("bootstrap_servers", "localhost:9092", "Kafka bootstrap servers, comma-separated"),
     Setting("security_protocol", "PLAINTEXT", "Kafka security protocol",

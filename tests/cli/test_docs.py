@@ -47,16 +47,16 @@ def test_issue_scenario_diff_lists_s01_as_changed(
     capsys: pytest.CaptureFixture[str], store_url: str, handbook: Path, handbook_v2: Path
 ) -> None:
     status, out, err = run(
-        capsys, "docs", "load", "--store-url", store_url, "--kb-version", "v1", str(handbook)
+        capsys, "docs", "load", "--store", store_url, "--kb-version", "v1", str(handbook)
     )
     assert status == 0, err
     assert out.startswith("v1: loaded, 8 documents, manifest sha256 ")
     assert err == ""  # no progress bar when stderr is not a terminal
     status, out, err = run(
-        capsys, "docs", "load", "--store-url", store_url, "--kb-version", "v2", str(handbook_v2)
+        capsys, "docs", "load", "--store", store_url, "--kb-version", "v2", str(handbook_v2)
     )
     assert status == 0, err
-    status, out, err = run(capsys, "docs", "diff", "--store-url", store_url, "v1", "v2")
+    status, out, err = run(capsys, "docs", "diff", "--store", store_url, "v1", "v2")
     assert status == 0, err
     assert out.splitlines() == ["changed S01", "v1 -> v2: 0 added, 0 removed, 1 changed"]
 
@@ -64,7 +64,7 @@ def test_issue_scenario_diff_lists_s01_as_changed(
 def test_identical_reload_says_unchanged(
     capsys: pytest.CaptureFixture[str], store_url: str, handbook: Path
 ) -> None:
-    args = ("docs", "load", "--store-url", store_url, "--kb-version", "v1", str(handbook))
+    args = ("docs", "load", "--store", store_url, "--kb-version", "v1", str(handbook))
     first = run(capsys, *args)
     status, out, _ = run(capsys, *args)
     assert status == 0
@@ -74,16 +74,16 @@ def test_identical_reload_says_unchanged(
 def test_conflicting_reload_exits_2_and_keeps_v1(
     capsys: pytest.CaptureFixture[str], store_url: str, handbook: Path, handbook_v2: Path
 ) -> None:
-    run(capsys, "docs", "load", "--store-url", store_url, "--kb-version", "v1", str(handbook))
+    run(capsys, "docs", "load", "--store", store_url, "--kb-version", "v1", str(handbook))
     status, out, err = run(
-        capsys, "docs", "load", "--store-url", store_url, "--kb-version", "v1", str(handbook_v2)
+        capsys, "docs", "load", "--store", store_url, "--kb-version", "v1", str(handbook_v2)
     )
     assert status == 2
     assert out == ""
     assert len(err.splitlines()) == 1
     assert "'v1' already exists with different content (1 changed: S01)" in err
     status, out, _ = run(
-        capsys, "docs", "show", "--store-url", store_url, "--kb-version", "v1", "S01"
+        capsys, "docs", "show", "--store", store_url, "--kb-version", "v1", "S01"
     )
     assert status == 0
     assert "every 15 seconds" in out
@@ -92,12 +92,12 @@ def test_conflicting_reload_exits_2_and_keeps_v1(
 def test_list_plain_text(
     capsys: pytest.CaptureFixture[str], store_url: str, handbook: Path, handbook_v2: Path
 ) -> None:
-    status, out, _ = run(capsys, "docs", "list", "--store-url", store_url)
+    status, out, _ = run(capsys, "docs", "list", "--store", store_url)
     assert status == 0
     assert out.split() == ["KB_VERSION", "DOCUMENTS", "LOADED_AT", "MANIFEST_SHA256"]
-    run(capsys, "docs", "load", "--store-url", store_url, "--kb-version", "v1", str(handbook))
-    run(capsys, "docs", "load", "--store-url", store_url, "--kb-version", "v2", str(handbook_v2))
-    status, out, _ = run(capsys, "docs", "list", "--store-url", store_url)
+    run(capsys, "docs", "load", "--store", store_url, "--kb-version", "v1", str(handbook))
+    run(capsys, "docs", "load", "--store", store_url, "--kb-version", "v2", str(handbook_v2))
+    status, out, _ = run(capsys, "docs", "list", "--store", store_url)
     lines = out.splitlines()
     assert [line.split()[:2] for line in lines[1:]] == [["v1", "8"], ["v2", "8"]]
     with open_store(store_url) as store:
@@ -107,9 +107,9 @@ def test_list_plain_text(
 
 
 def test_show(capsys: pytest.CaptureFixture[str], store_url: str, handbook: Path) -> None:
-    run(capsys, "docs", "load", "--store-url", store_url, "--kb-version", "v1", str(handbook))
+    run(capsys, "docs", "load", "--store", store_url, "--kb-version", "v1", str(handbook))
     status, out, _ = run(
-        capsys, "docs", "show", "--store-url", store_url, "--kb-version", "v1", "S02"
+        capsys, "docs", "show", "--store", store_url, "--kb-version", "v1", "S02"
     )
     assert status == 0
     head, text = out.split("\n\n", 1)
@@ -137,8 +137,8 @@ def test_lookup_mistakes_exit_2(
     argv, message = case
     monkeypatch.delenv("QUANTCHECK_KB_VERSION", raising=False)
     url = f"sqlite:///{tmp_path / 'kb.db'}"
-    run(capsys, "docs", "load", "--store-url", url, "--kb-version", "v1", str(handbook))
-    status, _, err = run(capsys, *argv, "--store-url", url)
+    run(capsys, "docs", "load", "--store", url, "--kb-version", "v1", str(handbook))
+    status, _, err = run(capsys, *argv, "--store", url)
     assert status == 2
     assert message in err
 
@@ -149,7 +149,7 @@ def test_a_bad_file_writes_nothing(
     bad = tmp_path / "bad.csv"
     bad.write_text("doc_id,topic,text\nA,t,one\nB,t,\n", encoding="utf-8")
     status, _, err = run(
-        capsys, "docs", "load", "--store-url", store_url, "--kb-version", "v1", str(bad)
+        capsys, "docs", "load", "--store", store_url, "--kb-version", "v1", str(bad)
     )
     assert status == 2
     assert "bad.csv, row 3, column 'text': text is empty" in err
@@ -163,7 +163,7 @@ def test_a_missing_file_creates_no_database(
     url = f"sqlite:///{tmp_path / 'never.db'}"
     missing = tmp_path / "missing.csv"
     status, _, err = run(
-        capsys, "docs", "load", "--store-url", url, "--kb-version", "v1", str(missing)
+        capsys, "docs", "load", "--store", url, "--kb-version", "v1", str(missing)
     )
     assert status == 2
     assert "missing.csv" in err
@@ -187,7 +187,7 @@ def test_settings_come_from_the_environment(
 def test_unsupported_store_url_masks_the_password(
     capsys: pytest.CaptureFixture[str], handbook: Path
 ) -> None:
-    status, _, err = run(capsys, "docs", "list", "--store-url", "mysql://admin:topsecret@db/kb")
+    status, _, err = run(capsys, "docs", "list", "--store", "mysql://admin:topsecret@db/kb")
     assert status == 2
     assert "mysql://admin:***@db/kb" in err
     assert "topsecret" not in err
@@ -195,7 +195,7 @@ def test_unsupported_store_url_masks_the_password(
 
 def test_unreachable_server_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(
-        capsys, "docs", "list", "--store-url", "postgresql://postgres@127.0.0.1:1/quantcheck"
+        capsys, "docs", "list", "--store", "postgresql://postgres@127.0.0.1:1/quantcheck"
     )
     assert status == 2
     assert len(err.strip().splitlines()) == 1
@@ -210,7 +210,7 @@ def test_command_line_entry_point(tmp_path: Path, handbook: Path) -> None:
     }
     command = [sys.executable, "-m", "worker", "docs"]
     loaded = subprocess.run(
-        [*command, "load", "--store-url", url, "--kb-version", "v1", str(handbook)],
+        [*command, "load", "--store", url, "--kb-version", "v1", str(handbook)],
         capture_output=True,
         text=True,
         env=env,
@@ -218,7 +218,7 @@ def test_command_line_entry_point(tmp_path: Path, handbook: Path) -> None:
     )
     assert loaded.returncode == 0, loaded.stderr
     again = subprocess.run(
-        [*command, "list", "--store-url", url], capture_output=True, text=True, env=env, check=False
+        [*command, "list", "--store", url], capture_output=True, text=True, env=env, check=False
     )
     assert again.returncode == 0
     assert again.stdout.splitlines()[1].split()[:2] == ["v1", "8"]

@@ -10,7 +10,7 @@ import pytest
 
 from worker.checker.model import sha256_text
 from worker.errors import InputError
-from worker.inputs import documents as documents_module
+from worker.inputs import rows as rows_module
 from worker.inputs.documents import iter_documents, read_documents
 
 CSV_HEADER = "doc_id,topic,text\n"
@@ -148,7 +148,7 @@ def test_unreadable_file_is_a_directory(tmp_path: Path) -> None:
 
 
 def test_unsupported_extension(tmp_path: Path) -> None:
-    assert "unsupported document file type '.txt'" in str(error_of(write(tmp_path, "d.txt", "")))
+    assert "unsupported file type '.txt'" in str(error_of(write(tmp_path, "d.txt", "")))
 
 
 def test_empty_file(tmp_path: Path) -> None:
@@ -253,14 +253,14 @@ def test_json_missing_field(tmp_path: Path) -> None:
 
 
 def test_unclosed_quote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(documents_module, "MAX_ROW_BYTES", 1000)
+    monkeypatch.setattr(rows_module, "MAX_ROW_BYTES", 1000)
     content = CSV_HEADER + 'A,t,"never closed\n' + "more text\n" * 500
     error = error_of(write(tmp_path, "d.csv", content))
     assert error.row == 2
 
 
 def test_overlong_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(documents_module, "MAX_ROW_BYTES", 1000)
+    monkeypatch.setattr(rows_module, "MAX_ROW_BYTES", 1000)
     content = '{"doc_id": "A", "text": "ok"}\n' + json.dumps({"doc_id": "B", "text": "z" * 2000})
     error = error_of(write(tmp_path, "d.jsonl", content + "\n"))
     assert error.row == 2

@@ -1,0 +1,146 @@
+"""``quantcheck check``: judge a file of claims offline and summarize the verdicts.
+
+Documents come from a documents file (``--documents``) or from a knowledge-base version
+in the store (``--store`` with ``--kb-version``). Exit status 0 when the run completed,
+1 when a ``--fail-on`` status occurred, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack
+
+from worker.checker import Checker, CheckOptions, CitationMode, Claim, Status, Verdict
+from worker.errors import UsageError
+from worker.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
+from worker.inputs.documents import read_documents
+from worker.reports.chart import write_chart
+from worker.reports.results import ResultsWriter, results_file
+from worker.reports.summary import ordered_counts, summary_lines
+from worker.reports.table import print_verdict_table
+from worker.settings import add_settings, as_bool, as_int
+from worker.store import CachingStore, open_store
+from worker.store.resolve import resolve_cited
+
+# Claims are checked in chunks so the store sees one query per version per chunk and
+# memory stays bounded on large files.
+CHUNK_CLAIMS = 500
+EXIT_FAIL_ON = 1
+# A terminal shows the first rows only; the results file has them all.
+MAX_TABLE_ROWS = 200
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``check`` subcommand."""
+    parser = subparsers.add_parser(
+        "check",
+        help="check a file of claims against their cited documents",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--claims", required=True, help="claims file (.csv or .jsonl)")
+    parser.add_argument("--documents", help="documents file (.csv or .jsonl): doc_id,topic,text")
+    parser.add_argument("--out", help="write one CSV row per claim here")
+    parser.add_argument("--chart", help="write a bar chart of the status counts here (.png)")
+    parser.add_argument(
+        "--fail-on",
+        default="",
+        metavar="STATUS[,STATUS...]",
+        help="exit 1 when any of these statuses occurred (for CI gates)",
+    )
+    add_settings(
+        parser,
+        ["store_url", "kb_version", "bare_numbers", "citation_mode", "evidence_cache_size"],
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every claim of the file and report."""
+    fail_on = _statuses(args.fail_on)
+    options = CheckOptions(
+        bare_numbers=as_bool(args.bare_numbers),
+        citation_mode=CitationMode(args.citation_mode),
+        evidence_cache_size=as_int(
+            args.evidence_cache_size, name="--evidence-cache-size", minimum=1
+        ),
+    )
+    checker = Checker(options)
+    statuses: list[str] = []
+    expected: list[str | None] = []
+    shown: list[tuple[ClaimRow, Verdict]] = []
+    with ExitStack() as stack:
+        verdicts = _verdicts(args, checker, stack)
+        writer: ResultsWriter | None = None
+        for claim, verdict in verdicts:
+            if args.out and writer is None:
+                writer = stack.enter_context(results_file(args.out, list(claim.extra)))
+            if writer is not None:
+                writer.write(claim, verdict)
+            statuses.append(verdict.status.value)
+            expected.append(claim.expected_status)
+            if len(shown) < MAX_TABLE_ROWS:
+                shown.append((claim, verdict))
+        if args.out and writer is None:
+            stack.enter_context(results_file(args.out, []))
+    for line in summary_lines(statuses, expected):
+        print(line)
+    if sys.stdout.isatty():
+        print_verdict_table(shown, total=len(statuses))
+    if args.chart:
+        write_chart(
+            ordered_counts(statuses), args.chart, f"Numeric evidence check: {len(statuses)} claims"
+        )
+    return EXIT_FAIL_ON if fail_on & set(statuses) else 0
+
+
+
+def _statuses(text: str) -> set[str]:
+    names = {part.strip() for part in text.split(",") if part.strip()}
+    known = {status.value for status in Status}
+    unknown = sorted(names - known)
+    if unknown:
+        raise UsageError(
+            f"--fail-on: unknown status {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
+    return names
+
+
+def _verdicts(
+    args: argparse.Namespace, checker: Checker, stack: ExitStack
+) -> Iterator[tuple[ClaimRow, Verdict]]:
+    override = args.kb_version
+    if args.documents:
+        # A documents file has no versions; claims still need one to be valid events.
+        claims = iter_claims(args.claims, defaults=ClaimDefaults(kb_version=override or "local"))
+        documents = read_documents(args.documents)
+        for claim in claims:
+            yield claim, checker.check(_claim(claim), documents)
+        return
+    claims = iter_claims(args.claims, defaults=ClaimDefaults(kb_version=override))
+    store = stack.enter_context(CachingStore(open_store(args.store_url), max_documents=10_000))
+    known: set[str] = set()
+    for chunk in _chunks(claims):
+        versions = [override or claim.event.kb_version for claim in chunk]
+        for version in set(versions) - known:
+            store.require_version(version)
+            known.add(version)
+        resolved = resolve_cited(
+            store, [(v, c.event.cited_doc_ids) for v, c in zip(versions, chunk, strict=True)]
+        )
+        for version, claim in zip(versions, chunk, strict=True):
+            yield claim, checker.check(_claim(claim), resolved.get(version, {}))
+
+
+def _chunks(claims: Iterator[ClaimRow]) -> Iterator[list[ClaimRow]]:
+    while chunk := list(itertools.islice(claims, CHUNK_CLAIMS)):
+        yield chunk
+
+
+def _claim(row: ClaimRow) -> Claim:
+    event = row.event
+    return Claim(event.claim_text, tuple(event.cited_doc_ids), frozenset(event.retrieved_doc_ids))
+

@@ -1,0 +1,176 @@
+"""Reading claim files: the sample CSV layout, or JSON Lines of claim events.
+
+CSV
+    Columns ``claim_id``, ``claim_text``, ``cited_doc_id`` and ``retrieved_doc_ids`` (the
+    last two may hold several IDs separated by ``|``; an empty ``cited_doc_id`` is a
+    claim without citation), optionally ``expected_status`` (a reviewed label, used to
+    report ``matched_expected``), ``question`` or ``prompt``, ``answer_id``,
+    ``kb_version``, ``model``, ``retriever`` and ``produced_at``. Other columns are kept
+    and passed through to result files.
+JSON Lines
+    One claim event per line, exactly as published to the claims topic.
+
+Fields a CSV lacks (knowledge-base version, model, retriever) come from
+:class:`ClaimDefaults`. Every problem is an InputError naming file, row and column.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from pydantic import ValidationError
+
+from schemas import ClaimDecodeError, ClaimEvent, parse_claim
+from worker.checker.model import Status
+from worker.errors import InputError
+from worker.inputs.rows import SURROGATE, csv_rows, file_format, json_lines, open_binary
+
+FORMATS: dict[str, str] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+REQUIRED_COLUMNS: tuple[str, ...] = ("claim_id", "claim_text", "cited_doc_id", "retrieved_doc_ids")
+_LIST_COLUMNS = {"cited_doc_id": "cited_doc_ids", "retrieved_doc_ids": "retrieved_doc_ids"}
+_TEXT_COLUMNS = {
+    "claim_id": "claim_id",
+    "claim_text": "claim_text",
+    "answer_id": "answer_id",
+    "kb_version": "kb_version",
+    "model": "model",
+    "retriever": "retriever",
+    "prompt": "prompt",
+    "question": "prompt",
+}
+_STATUSES = frozenset(s.value for s in Status)
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimDefaults:
+    """Values for claim fields a file does not carry."""
+
+    kb_version: str = ""
+    model: str = ""
+    retriever: str = ""
+    produced_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRow:
+    """One claim read from a file, with where it was and what else the row held."""
+
+    row: int
+    event: ClaimEvent
+    expected_status: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def split_ids(value: str) -> list[str]:
+    """``S01|S03`` as ``["S01", "S03"]``; blanks between bars are dropped."""
+    return [item.strip() for item in value.split("|") if item.strip()]
+
+
+def iter_claims(
+    path: str | os.PathLike[str], *, defaults: ClaimDefaults | None = None
+) -> Iterator[ClaimRow]:
+    """Yield the claims of a CSV or JSON Lines file in file order, validating each."""
+    source = os.fspath(path)
+    kind = file_format(source, FORMATS)
+    fill = defaults or ClaimDefaults()
+    seen: dict[str, int] = {}
+    with open_binary(source) as handle:
+        rows = (
+            _csv_claims(csv_rows(handle, source, required=REQUIRED_COLUMNS), source, fill)
+            if kind == "csv"
+            else _jsonl_claims(json_lines(handle, source), source, fill)
+        )
+        for claim in rows:
+            first = seen.setdefault(claim.event.claim_id, claim.row)
+            if first != claim.row:
+                raise InputError(
+                    f"duplicate claim_id {claim.event.claim_id!r}, first used in row {first}",
+                    source=source,
+                    row=claim.row,
+                    column="claim_id",
+                )
+            yield claim
+
+
+def _csv_claims(
+    rows: Iterator[tuple[int, dict[str, str]]], source: str, fill: ClaimDefaults
+) -> Iterator[ClaimRow]:
+    for row, fields in rows:
+        for column, value in fields.items():
+            if SURROGATE.search(value):
+                raise InputError("invalid UTF-8", source=source, row=row, column=column)
+        if not fields["claim_id"].strip():
+            raise InputError("empty claim_id", source=source, row=row, column="claim_id")
+        expected = fields.get("expected_status", "").strip() or None
+        if expected is not None and expected not in _STATUSES:
+            raise InputError(
+                f"unknown status {expected!r}; expected one of {', '.join(sorted(_STATUSES))}",
+                source=source,
+                row=row,
+                column="expected_status",
+            )
+        data: dict[str, object] = {
+            "schema_version": 1,
+            "kb_version": fill.kb_version,
+            "model": fill.model,
+            "retriever": fill.retriever,
+            "produced_at": fill.produced_at,
+        }
+        extra: dict[str, str] = {}
+        for column, value in fields.items():
+            if column in _LIST_COLUMNS:
+                data[_LIST_COLUMNS[column]] = split_ids(value)
+            elif column in _TEXT_COLUMNS:
+                text = value if column in {"claim_text", "question", "prompt"} else value.strip()
+                if text or column == "claim_text":
+                    data[_TEXT_COLUMNS[column]] = text
+            elif column == "produced_at":
+                if value.strip():
+                    data["produced_at"] = _timestamp(value, source, row)
+            elif column != "expected_status":
+                extra[column] = value
+        yield ClaimRow(row, _validated(data, source, row), expected, extra)
+
+
+def _jsonl_claims(
+    lines: Iterator[tuple[int, str]], source: str, fill: ClaimDefaults
+) -> Iterator[ClaimRow]:
+    del fill  # a claim event carries every field itself
+    for row, line in lines:
+        try:
+            event = parse_claim(line.encode("utf-8", "surrogateescape"))
+        except ClaimDecodeError as exc:
+            raise InputError(exc.message, source=source, row=row) from None
+        yield ClaimRow(row, event)
+
+
+def _timestamp(value: str, source: str, row: int) -> datetime:
+    try:
+        stamp = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise InputError(
+            f"not an ISO-8601 timestamp: {value!r}", source=source, row=row, column="produced_at"
+        ) from None
+    if stamp.tzinfo is None:
+        raise InputError(
+            "timestamp needs a UTC offset", source=source, row=row, column="produced_at"
+        )
+    return stamp
+
+
+def _validated(data: dict[str, object], source: str, row: int) -> ClaimEvent:
+    try:
+        return ClaimEvent.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False, include_input=False)[0]
+        field_name = str(error["loc"][0]) if error["loc"] else None
+        column = {v: k for k, v in {**_TEXT_COLUMNS, **_LIST_COLUMNS}.items()}.get(
+            field_name or "", field_name
+        )
+        hint = ""
+        if field_name == "kb_version":
+            hint = " (give --kb-version, a kb_version column, or --documents FILE)"
+        raise InputError(f"{error['msg']}{hint}", source=source, row=row, column=column) from None

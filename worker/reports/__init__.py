@@ -1,0 +1,1 @@
+"""Presenting verdicts to people: summary lines, tables, charts and result files."""
