@@ -1,11 +1,12 @@
-# quantcheck: the README's commands. `make demo` runs the main job, `make test` the suite.
+# quantcheck: `make demo` runs the main job end to end, `make test` the whole suite.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PYTEST_ARGS ?=
 
-.PHONY: venv lint typecheck test test-unit test-integration test-faults demo bench system-deps clean
+.PHONY: venv system-deps lint test test-unit test-integration demo bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,16 +16,33 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# Java and Maven (local Kafka), the PostgreSQL server, promtool and Chromium.
+system-deps:
+	deploy/local/system-deps
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(PY) -m schemas.generate --check
 
+# Pure logic only: no broker, no database, a few seconds.
 test-unit: $(STAMP)
-	$(PY) -m pytest -q -m "not integration and not faults"
+	$(PY) -m pytest -q -m "not integration and not faults" $(PYTEST_ARGS)
 
-test: lint
-	$(PY) -m pytest -q
+# Everything: lint, unit, integration against a real Kafka broker and PostgreSQL server
+# (both started by the tests), and the fault-injection suite.
+test: lint system-deps
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+test-integration: $(STAMP) system-deps
+	$(PY) -m pytest -q -m "integration or faults" $(PYTEST_ARGS)
+
+demo: $(STAMP) system-deps
+	$(PY) -m worker.demo $(if $(KEEP),--keep,)
+
+bench: $(STAMP) system-deps
+	$(PY) -m bench.run_all
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .demo
