@@ -66,6 +66,7 @@ DeadLetterKind = Literal[
     "missing_citation",
     "unknown_citation",
     "citation_not_retrieved",
+    "check_failed",
 ]
 """Why a message was dead-lettered: it could not be read (the four claim decode kinds and
 ``oversize``), names a knowledge-base version the store does not have, or failed the

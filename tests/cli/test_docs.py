@@ -82,9 +82,7 @@ def test_conflicting_reload_exits_2_and_keeps_v1(
     assert out == ""
     assert len(err.splitlines()) == 1
     assert "'v1' already exists with different content (1 changed: S01)" in err
-    status, out, _ = run(
-        capsys, "docs", "show", "--store", store_url, "--kb-version", "v1", "S01"
-    )
+    status, out, _ = run(capsys, "docs", "show", "--store", store_url, "--kb-version", "v1", "S01")
     assert status == 0
     assert "every 15 seconds" in out
 
@@ -108,9 +106,7 @@ def test_list_plain_text(
 
 def test_show(capsys: pytest.CaptureFixture[str], store_url: str, handbook: Path) -> None:
     run(capsys, "docs", "load", "--store", store_url, "--kb-version", "v1", str(handbook))
-    status, out, _ = run(
-        capsys, "docs", "show", "--store", store_url, "--kb-version", "v1", "S02"
-    )
+    status, out, _ = run(capsys, "docs", "show", "--store", store_url, "--kb-version", "v1", "S02")
     assert status == 0
     head, text = out.split("\n\n", 1)
     assert "doc_id: S02" in head
@@ -162,9 +158,7 @@ def test_a_missing_file_creates_no_database(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'never.db'}"
     missing = tmp_path / "missing.csv"
-    status, _, err = run(
-        capsys, "docs", "load", "--store", url, "--kb-version", "v1", str(missing)
-    )
+    status, _, err = run(capsys, "docs", "load", "--store", url, "--kb-version", "v1", str(missing))
     assert status == 2
     assert "missing.csv" in err
     assert not (tmp_path / "never.db").exists()

@@ -97,7 +97,6 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAIL_ON if fail_on & set(statuses) else 0
 
 
-
 def _statuses(text: str) -> set[str]:
     names = {part.strip() for part in text.split(",") if part.strip()}
     known = {status.value for status in Status}
@@ -143,4 +142,3 @@ def _chunks(claims: Iterator[ClaimRow]) -> Iterator[list[ClaimRow]]:
 def _claim(row: ClaimRow) -> Claim:
     event = row.event
     return Claim(event.claim_text, tuple(event.cited_doc_ids), frozenset(event.retrieved_doc_ids))
-

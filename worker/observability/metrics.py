@@ -20,6 +20,7 @@ from prometheus_client import (
     generate_latest,
 )
 
+import schemas
 from worker import __version__
 from worker.checker import CHECKER_VERSION
 from worker.checker.model import Status
@@ -34,16 +35,7 @@ OTHER = "other"
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 STATUSES: tuple[str, ...] = tuple(status.value for status in Status)
-DEAD_LETTER_KINDS: tuple[str, ...] = (
-    "invalid_utf8",
-    "invalid_json",
-    "schema_violation",
-    "oversize",
-    "unknown_kb_version",
-    "missing_citation",
-    "unknown_citation",
-    "citation_not_retrieved",
-)
+DEAD_LETTER_KINDS: tuple[str, ...] = tuple(schemas.DEAD_LETTER_KINDS)
 TRANSACTION_OUTCOMES: tuple[str, ...] = ("committed", "aborted")
 
 # One claim's check takes around a millisecond, while end-to-end latency adds batching

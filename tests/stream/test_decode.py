@@ -1,0 +1,64 @@
+"""Raw claim messages become claim events or classified failures."""
+
+from __future__ import annotations
+
+import pytest
+
+from schemas import ClaimEvent
+from tests.schemas.samples import claim_bytes
+from worker.stream.decode import DecodeFailure, decode_claim
+
+LIMIT = 1_000_000
+
+
+def test_a_valid_claim_is_decoded() -> None:
+    claim = decode_claim(claim_bytes(), max_message_bytes=LIMIT)
+    assert isinstance(claim, ClaimEvent)
+    assert claim.claim_id == "C01"
+
+
+def test_a_value_over_the_limit_is_oversize_without_being_parsed() -> None:
+    # Not JSON at all: a size check that parsed first would call it invalid_json.
+    failure = decode_claim(b"x" * 101, max_message_bytes=100)
+    assert failure == DecodeFailure(
+        "oversize", "message value is 101 bytes, more than the limit of 100 bytes"
+    )
+
+
+def test_a_value_at_the_limit_is_parsed() -> None:
+    value = claim_bytes()
+    assert isinstance(decode_claim(value, max_message_bytes=len(value)), ClaimEvent)
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        (b"\xff\xfe{}", "invalid_utf8"),
+        (b"{not json", "invalid_json"),
+        (None, "invalid_json"),
+        (b"[1, 2]", "schema_violation"),
+        (claim_bytes(claim_text=""), "schema_violation"),
+        (claim_bytes(schema_version=2), "unsupported_schema_version"),
+    ],
+)
+def test_each_failure_keeps_the_kind_the_contract_gives_it(value: bytes | None, kind: str) -> None:
+    failure = decode_claim(value, max_message_bytes=LIMIT)
+    assert isinstance(failure, DecodeFailure)
+    assert failure.kind == kind
+    assert failure.message
+
+
+def test_a_claim_that_fails_validation_is_still_named_by_its_id() -> None:
+    failure = decode_claim(claim_bytes(cited_doc_ids="S01"), max_message_bytes=LIMIT)
+    assert isinstance(failure, DecodeFailure)
+    assert (failure.kind, failure.claim_id) == ("schema_violation", "C01")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [b"{not json", claim_bytes(claim_id=""), claim_bytes(claim_id=7), b"\xff"],
+)
+def test_no_claim_id_is_made_up_when_none_can_be_read(value: bytes) -> None:
+    failure = decode_claim(value, max_message_bytes=LIMIT)
+    assert isinstance(failure, DecodeFailure)
+    assert failure.claim_id is None

@@ -1,0 +1,200 @@
+"""Running real workers against the test broker: topics, stores and worker processes."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kafka import KafkaAdminClient, KafkaProducer
+
+from tests.stream.samples import HANDBOOK, KB_VERSION
+from tests.support.kafka import ROOT, KafkaBroker
+from worker.inputs.documents import iter_documents
+from worker.store import open_store
+from worker.stream.config import KafkaConnection, admin_config, producer_config
+from worker.stream.topics import create_topics, worker_topics
+
+Names = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Topics:
+    """A fresh set of the worker's three topics."""
+
+    claims: str
+    verdicts: str
+    dlq: str
+
+    def flags(self) -> list[str]:
+        return [
+            "--claims-topic",
+            self.claims,
+            "--verdicts-topic",
+            self.verdicts,
+            "--dlq-topic",
+            self.dlq,
+        ]
+
+
+def connection(bootstrap: str) -> KafkaConnection:
+    return KafkaConnection((bootstrap,))
+
+
+def make_topics(bootstrap: str, names: Names, partitions: int = 6) -> Topics:
+    """Create unique claims/verdicts/dlq topics the way ``quantcheck topics create`` does."""
+    topics = Topics(names("claims"), names("verdicts"), names("dlq"))
+    admin = KafkaAdminClient(**admin_config(connection(bootstrap), client_id="tests"))
+    try:
+        create_topics(
+            admin,
+            worker_topics(
+                claims=topics.claims,
+                verdicts=topics.verdicts,
+                dlq=topics.dlq,
+                partitions=partitions,
+            ),
+        )
+    finally:
+        admin.close()
+    return topics
+
+
+def load_handbook(store_url: str, kb_version: str = KB_VERSION) -> str:
+    """Load the sample handbook into the store as ``kb_version``; returns the URL."""
+    with open_store(store_url) as store:
+        store.load_version(kb_version, iter_documents(HANDBOOK))
+    return store_url
+
+
+def big_producer(bootstrap: str) -> Any:
+    """A producer that can send records of several megabytes, as the worker's can."""
+    return KafkaProducer(
+        **producer_config(connection(bootstrap), client_id="tests", transactional_id=None)
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def http_get(port: int, path: str) -> tuple[int, bytes]:
+    """Status and body of a GET on the worker's metrics port; 0 when nothing answers."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+            return int(response.status), response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return 0, b""
+
+
+def wait_until(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
+        time.sleep(0.2)
+
+
+class WorkerProcess:
+    """``python -m worker worker`` in a child process, its JSON log in a file."""
+
+    def __init__(
+        self,
+        broker: KafkaBroker,
+        topics: Topics,
+        store_url: str,
+        log_path: Path,
+        *,
+        group: str,
+        instance: str,
+        extra: tuple[str, ...] = (),
+    ) -> None:
+        self.argv = [
+            sys.executable,
+            "-m",
+            "worker",
+            "worker",
+            "--bootstrap-servers",
+            broker.bootstrap,
+            *topics.flags(),
+            "--store",
+            store_url,
+            "--group-id",
+            group,
+            "--instance-id",
+            instance,
+            "--log-format",
+            "json",
+            *extra,
+        ]
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> WorkerProcess:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env.setdefault("QUANTCHECK_METRICS_PORT", "0")
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                self.argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env
+            )
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self, timeout_s: float = 30.0) -> int:
+        """SIGTERM, then the exit status (SIGKILL and a failure if it does not exit)."""
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"worker did not exit within {timeout_s}s of SIGTERM") from None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would."""
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait()
+
+    def lines(self) -> list[dict[str, Any]]:
+        """The JSON log lines written so far (anything else is skipped)."""
+        parsed = []
+        for raw in self.log_path.read_text(encoding="utf-8", errors="replace").splitlines():
+            with contextlib.suppress(ValueError):
+                line = json.loads(raw)
+                if isinstance(line, dict):
+                    parsed.append(line)
+        return parsed
+
+    def events(self, name: str) -> list[dict[str, Any]]:
+        return [line for line in self.lines() if line.get("event") == name]
+
+    def partitions(self) -> set[int]:
+        """The partitions of the latest assignment it logged."""
+        changes = self.events("assignment changed")
+        return set(changes[-1]["partitions"]) if changes else set()

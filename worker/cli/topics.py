@@ -1,0 +1,75 @@
+"""``quantcheck topics``: create the claims, verdicts and dead-letter topics."""
+
+from __future__ import annotations
+
+import argparse
+
+from kafka import KafkaAdminClient
+from kafka.errors import KafkaError
+
+from worker.errors import UsageError
+from worker.settings import add_settings, as_int
+from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, admin_config
+from worker.stream.topics import DEFAULT_PARTITIONS, create_topics, worker_topics
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``topics`` and its subcommands to the ``quantcheck`` parser."""
+    topics = subparsers.add_parser("topics", help="manage the worker's Kafka topics")
+    commands = topics.add_subparsers(dest="topics_command", required=True)
+    create = commands.add_parser(
+        "create",
+        help="create the claims, verdicts and dead-letter topics",
+        description="Create the three topics the worker uses; topics that already exist are "
+        "reported and left unchanged.",
+    )
+    add_settings(create, [*CONNECTION_SETTINGS, "claims_topic", "verdicts_topic", "dlq_topic"])
+    create.add_argument(
+        "--partitions",
+        default=str(DEFAULT_PARTITIONS),
+        help=f"partitions of the claims and verdicts topics; the dead-letter topic gets half "
+        f"(default {DEFAULT_PARTITIONS})",
+    )
+    create.add_argument(
+        "--replication-factor",
+        default="-1",
+        help="replicas per partition (default -1: the cluster's default.replication.factor)",
+    )
+    create.set_defaults(run=run_create)
+
+
+def run_create(args: argparse.Namespace) -> int:
+    """Create the topics; prints one ``created|exists NAME (N partitions)`` line per topic."""
+    connection = KafkaConnection.from_args(args)
+    partitions = as_int(args.partitions, name="partitions", minimum=1)
+    replication = _replication_factor(args.replication_factor)
+    specs = worker_topics(
+        claims=args.claims_topic,
+        verdicts=args.verdicts_topic,
+        dlq=args.dlq_topic,
+        partitions=partitions,
+    )
+    try:
+        admin = KafkaAdminClient(**admin_config(connection, client_id="quantcheck-topics"))
+    except KafkaError as exc:
+        raise UsageError(
+            f"cannot reach Kafka at {','.join(connection.bootstrap_servers)}: {exc}"
+        ) from None
+    try:
+        outcomes = create_topics(admin, specs, replication_factor=replication)
+    except KafkaError as exc:
+        raise UsageError(f"cannot create the topics: {exc}") from None
+    finally:
+        admin.close()
+    for outcome in outcomes:
+        state = "created" if outcome.created else "exists"
+        count = "?" if outcome.partitions is None else str(outcome.partitions)
+        print(f"{state:<7} {outcome.name} ({count} partitions)")
+    return 0
+
+
+def _replication_factor(value: str) -> int:
+    factor = as_int(value, name="replication_factor", minimum=-1)
+    if factor == 0:
+        raise UsageError("replication_factor must be -1 (cluster default) or at least 1")
+    return factor

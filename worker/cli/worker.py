@@ -1,0 +1,188 @@
+"""``quantcheck worker``: run one member of the worker group until SIGTERM or SIGINT."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+import structlog
+
+from worker.checker import Checker, CheckOptions, CitationMode
+from worker.errors import TransientError, UsageError
+from worker.observability.http import MetricsServer, start_from_settings
+from worker.observability.logging import configure_logging
+from worker.observability.metrics import Metrics
+from worker.settings import add_settings, as_bool, as_int
+from worker.store import CachingStore, DocumentStore, mask_url, open_store
+from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
+from worker.stream.loop import Worker, WorkerOptions
+
+WORKER_SETTINGS: tuple[str, ...] = (
+    *CONNECTION_SETTINGS,
+    "store_url",
+    "claims_topic",
+    "verdicts_topic",
+    "dlq_topic",
+    "group_id",
+    "instance_id",
+    "delivery",
+    "batch_max_records",
+    "batch_max_ms",
+    "max_message_bytes",
+    "shutdown_timeout_s",
+    "metrics_port",
+    "metrics_bind",
+    "label_value_limit",
+    "log_format",
+    "log_level",
+    "log_claim_text",
+    "bare_numbers",
+    "citation_mode",
+    "evidence_cache_size",
+    "document_cache_size",
+)
+
+# After a stop request, a worker that has not exited within its shutdown budget plus this
+# grace is ended hard, so an orchestrator's own kill timeout is never what stops it.
+_WATCHDOG_GRACE_S = 5.0
+_EXIT_STUCK = 1
+_EXIT_FAILED = 1
+
+log = structlog.get_logger("quantcheck.worker")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``worker`` to the ``quantcheck`` parser."""
+    parser = subparsers.add_parser(
+        "worker",
+        help="check claims from Kafka and publish verdicts and dead letters",
+        description="Join the worker group, check every claim on the claims topic and publish "
+        "one verdict per claim. Each worker process needs its own --instance-id (default: "
+        "the host name). Stops cleanly on SIGTERM or SIGINT.",
+    )
+    add_settings(parser, WORKER_SETTINGS)
+    parser.set_defaults(run=run)
+
+
+def worker_options(args: argparse.Namespace) -> WorkerOptions:
+    """The loop's options from the parsed settings; a bad value is a UsageError."""
+    for name in ("claims_topic", "verdicts_topic", "dlq_topic", "group_id"):
+        if not str(getattr(args, name)).strip():
+            raise UsageError(f"{name} must not be empty")
+    return WorkerOptions(
+        claims_topic=args.claims_topic,
+        verdicts_topic=args.verdicts_topic,
+        dlq_topic=args.dlq_topic,
+        group_id=args.group_id,
+        instance_id=args.instance_id.strip() or default_instance_id(),
+        exactly_once=args.delivery == "exactly-once",
+        batch_max_records=as_int(args.batch_max_records, name="batch_max_records", minimum=1),
+        batch_max_ms=as_int(args.batch_max_ms, name="batch_max_ms", minimum=1),
+        max_message_bytes=as_int(args.max_message_bytes, name="max_message_bytes", minimum=1),
+        shutdown_timeout_s=as_int(args.shutdown_timeout_s, name="shutdown_timeout_s", minimum=1),
+        log_claim_text=as_bool(args.log_claim_text),
+    )
+
+
+def check_options(args: argparse.Namespace) -> CheckOptions:
+    """The checker's options from the parsed settings."""
+    return CheckOptions(
+        bare_numbers=as_bool(args.bare_numbers),
+        citation_mode=CitationMode(args.citation_mode),
+        evidence_cache_size=as_int(args.evidence_cache_size, name="evidence_cache_size"),
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the worker until stopped; 0 after a clean shutdown."""
+    configure_logging(log_format=args.log_format, level=args.log_level)
+    options = worker_options(args)
+    connection = KafkaConnection.from_args(args)
+    checker = Checker(check_options(args))
+    metrics = Metrics(
+        label_value_limit=as_int(args.label_value_limit, name="label_value_limit", minimum=1)
+    )
+    metrics_port = as_int(args.metrics_port, name="metrics_port")
+    cache_size = as_int(args.document_cache_size, name="document_cache_size")
+    log.info(
+        "starting",
+        store_url=mask_url(args.store_url),
+        group=options.group_id,
+        instance=options.instance_id,
+        **connection.describe(),
+    )
+    with _store(args.store_url, cache_size) as store:
+        worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
+        server = _metrics_server(metrics, worker, metrics_port, args.metrics_bind)
+        try:
+            with _stop_on_signals(worker):
+                worker.run()
+        except Exception:
+            # Logged as one structured line, like everything else the worker says; the
+            # orchestrator restarts the process.
+            log.exception("worker failed")
+            return _EXIT_FAILED
+        finally:
+            if server is not None:
+                server.stop()
+    return 0
+
+
+@contextmanager
+def _store(url: str, cache_size: int) -> Iterator[DocumentStore]:
+    try:
+        inner = open_store(url)
+    except TransientError as exc:
+        raise UsageError(str(exc)) from None
+    store = CachingStore(inner, cache_size)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _metrics_server(metrics: Metrics, worker: Worker, port: int, bind: str) -> MetricsServer | None:
+    try:
+        server = start_from_settings(
+            metrics,
+            metrics_port=port,
+            metrics_bind=bind,
+            liveness=worker.health.live,
+            readiness=worker.health.ready,
+        )
+    except OSError as exc:
+        raise UsageError(f"cannot serve metrics on {bind}:{port}: {exc.strerror or exc}") from None
+    if server is not None:
+        log.info("serving metrics", bind=bind, port=server.port)
+    return server
+
+
+@contextmanager
+def _stop_on_signals(worker: Worker) -> Iterator[None]:
+    """SIGTERM and SIGINT ask the worker to stop; a watchdog bounds how long stopping takes."""
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        del frame
+        worker.request_stop(signal.Signals(signum).name)
+
+    def watch() -> None:
+        worker.wait_for_stop_request()
+        time.sleep(worker.options.shutdown_timeout_s + _WATCHDOG_GRACE_S)
+        log.error("shutdown took longer than its budget; exiting")
+        os._exit(_EXIT_STUCK)
+
+    # Started here rather than from the handler: starting a thread takes locks that the
+    # interrupted main thread may hold.
+    threading.Thread(target=watch, name="quantcheck-shutdown-watchdog", daemon=True).start()
+    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

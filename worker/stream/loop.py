@@ -1,0 +1,459 @@
+"""The worker's poll loop: batches of claims in, one delivery per batch out.
+
+Records are collected until ``batch_max_records`` have arrived or ``batch_max_ms`` have
+passed since the first, then checked and delivered together. A transient failure (the
+document store or the broker away) never dead-letters anything: the loop pauses its
+partitions, rewinds them to the first record not yet delivered, keeps polling so the
+group keeps it as a member, and retries with capped exponential backoff. A rebalance drops
+the pending records of revoked partitions; their new owner reads them again from the
+committed offsets. :meth:`Worker.request_stop` ends the loop: the pending batch is
+delivered if the shutdown budget allows, and the consumer leaves the group.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+from kafka import ConsumerRebalanceListener, KafkaConsumer, KafkaProducer
+from kafka.errors import KafkaError
+from kafka.structs import MemberState, TopicPartition
+
+from worker.checker import Checker
+from worker.errors import StoreUnavailableError, UsageError
+from worker.observability.metrics import Metrics
+from worker.store import DocumentStore
+from worker.stream.backoff import Backoff
+from worker.stream.batch import BatchProcessor, BatchSettings
+from worker.stream.config import (
+    KafkaConnection,
+    consumer_config,
+    producer_config,
+    transactional_id,
+)
+from worker.stream.delivery import (
+    DEFAULT_CALL_TIMEOUT_S,
+    AtLeastOnceDelivery,
+    Delivery,
+    DeliveryError,
+    TransactionalDelivery,
+)
+from worker.stream.health import Health
+from worker.stream.lag import LagMonitor
+from worker.stream.records import InputRecord, first_offsets, from_consumer_record, next_offsets
+from worker.stream.reporting import BatchReporter
+
+log = structlog.get_logger("quantcheck.worker")
+
+POLL_TIMEOUT_MS = 100
+# Kept back from the shutdown budget for leaving the group and closing the producer.
+CLOSE_RESERVE_S = 3.0
+_COMMITTED_TIMEOUT_MS = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerOptions:
+    """How one worker reads, batches and writes."""
+
+    claims_topic: str
+    verdicts_topic: str
+    dlq_topic: str
+    group_id: str
+    instance_id: str
+    exactly_once: bool = True
+    batch_max_records: int = 500
+    batch_max_ms: int = 200
+    max_message_bytes: int = 1_000_000
+    shutdown_timeout_s: float = 20.0
+    log_claim_text: bool = False
+
+
+class _RebalanceEvents(ConsumerRebalanceListener):  # type: ignore[misc]
+    """Collects revocations for the loop to apply; the client calls it on its I/O thread,
+    which must not be held up."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._revoked: set[Any] = set()
+        self._changed = False
+
+    def on_partitions_revoked(self, revoked: Iterable[Any]) -> None:
+        with self._lock:
+            self._revoked.update(revoked)
+            self._changed = True
+
+    def on_partitions_assigned(self, assigned: Iterable[Any]) -> None:
+        with self._lock:
+            self._changed = True
+
+    def take(self) -> tuple[set[Any], bool]:
+        """The partitions revoked since the last call, and whether anything changed."""
+        with self._lock:
+            revoked, changed = self._revoked, self._changed
+            self._revoked, self._changed = set(), False
+        return revoked, changed
+
+
+class Worker:
+    """One member of the worker group: owns a consumer, a delivery and the loop state."""
+
+    def __init__(
+        self,
+        options: WorkerOptions,
+        *,
+        consumer: Any,
+        delivery: Delivery,
+        processor: BatchProcessor,
+        metrics: Metrics,
+        health: Health,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.options = options
+        self.health = health
+        self._consumer = consumer
+        self._delivery = delivery
+        self._processor = processor
+        self._metrics = metrics
+        self._reporter = BatchReporter(metrics, log_claim_text=options.log_claim_text)
+        self._clock = clock
+        self._events = _RebalanceEvents()
+        self._lag = LagMonitor(clock=clock)
+        self._backoff = Backoff()
+        self._stop = threading.Event()
+        self._stop_at: float | None = None
+        self._stop_reason = "the loop ended"
+        self._pending: list[InputRecord] = []
+        self._batch_started: float | None = None
+        # The first step sets up the producer, through the same path as any recovery.
+        self._retry_at: float | None = clock()
+        self._rewind_to_committed = False
+        # Next offset per partition that a failed batch must be delivered past.
+        self._retrying: dict[tuple[str, int], int] = {}
+        self._log = log.bind(group=options.group_id, instance=options.instance_id)
+
+    @classmethod
+    def connect(
+        cls,
+        options: WorkerOptions,
+        connection: KafkaConnection,
+        *,
+        store: DocumentStore,
+        checker: Checker,
+        metrics: Metrics,
+    ) -> Worker:
+        """Open the Kafka clients for ``options`` and check that the topics exist.
+
+        Raises UsageError when the cluster cannot be reached or a topic is missing.
+        """
+        client_id = f"quantcheck-{options.instance_id}"
+        try:
+            consumer = KafkaConsumer(
+                **consumer_config(
+                    connection,
+                    group_id=options.group_id,
+                    client_id=client_id,
+                    max_poll_records=options.batch_max_records,
+                )
+            )
+        except KafkaError as exc:
+            raise UsageError(
+                f"cannot reach Kafka at {','.join(connection.bootstrap_servers)}: {exc}"
+            ) from None
+        try:
+            existing = set(consumer.topics())
+        except KafkaError as exc:
+            consumer.close(autocommit=False)
+            raise UsageError(f"cannot list the Kafka topics: {exc}") from None
+        wanted = (options.claims_topic, options.verdicts_topic, options.dlq_topic)
+        missing = [topic for topic in wanted if topic not in existing]
+        if missing:
+            consumer.close(autocommit=False)
+            raise UsageError(
+                f"topic(s) {', '.join(missing)} do not exist; create them with "
+                "'quantcheck topics create'"
+            )
+        txn_id = transactional_id(options.group_id, options.instance_id)
+
+        def new_producer() -> Any:
+            return KafkaProducer(
+                **producer_config(
+                    connection,
+                    client_id=client_id,
+                    transactional_id=txn_id if options.exactly_once else None,
+                )
+            )
+
+        delivery: Delivery = (
+            TransactionalDelivery(new_producer, consumer)
+            if options.exactly_once
+            else AtLeastOnceDelivery(new_producer, consumer)
+        )
+        processor = BatchProcessor(
+            checker,
+            store,
+            BatchSettings(
+                verdicts_topic=options.verdicts_topic,
+                dlq_topic=options.dlq_topic,
+                group=options.group_id,
+                max_message_bytes=options.max_message_bytes,
+            ),
+        )
+        return cls(
+            options,
+            consumer=consumer,
+            delivery=delivery,
+            processor=processor,
+            metrics=metrics,
+            health=Health(store_ping=store.ping),
+        )
+
+    def request_stop(self, reason: str = "requested") -> None:
+        """Ask the loop to finish. Only sets a flag, so it is safe from a signal handler
+        (which must not take the locks that logging takes) and from other threads."""
+        if not self._stop.is_set():
+            self._stop_reason = reason
+            self._stop_at = self._clock()
+            self._stop.set()
+
+    def wait_for_stop_request(self, timeout_s: float | None = None) -> bool:
+        """Block until :meth:`request_stop` was called (True) or ``timeout_s`` passed."""
+        return self._stop.wait(timeout_s)
+
+    def run(self) -> None:
+        """Poll, check and deliver until :meth:`request_stop`, then shut down cleanly."""
+        self._consumer.subscribe([self.options.claims_topic], listener=self._events)
+        self._log.info(
+            "worker started",
+            claims_topic=self.options.claims_topic,
+            verdicts_topic=self.options.verdicts_topic,
+            dlq_topic=self.options.dlq_topic,
+            delivery="exactly-once" if self.options.exactly_once else "at-least-once",
+        )
+        try:
+            while not self._stop.is_set():
+                self.health.beat()
+                self._step()
+        finally:
+            self._log.info("stopping", reason=self._stop_reason)
+            self._shutdown()
+
+    # --- one turn of the loop --------------------------------------------------------------
+
+    def _step(self) -> None:
+        if self._retry_at is not None:
+            if self._clock() < self._retry_at:
+                self._idle_poll()
+                return
+            if not self._recover():
+                return
+        space = self.options.batch_max_records - len(self._pending)
+        self._add(self._poll(self._poll_timeout_ms(), space))
+        if self._batch_due():
+            self._run_batch()
+        if self._lag.due() and self._retry_at is None:
+            lags = self._lag.measure(self._consumer)
+            if lags is not None:
+                self._metrics.set_lag(lags)
+
+    def _poll(self, timeout_ms: int, max_records: int) -> list[InputRecord]:
+        try:
+            polled = self._consumer.poll(timeout_ms=timeout_ms, max_records=max(max_records, 1))
+        except KafkaError as exc:
+            self._fail(f"poll failed: {exc}")
+            return []
+        self._apply_rebalance()
+        return [from_consumer_record(r) for batch in polled.values() for r in batch]
+
+    def _poll_timeout_ms(self) -> int:
+        if self._batch_started is None:
+            return POLL_TIMEOUT_MS
+        left_ms = self._batch_started * 1000 + self.options.batch_max_ms - self._clock() * 1000
+        return int(min(max(left_ms, 0), POLL_TIMEOUT_MS))
+
+    def _add(self, records: list[InputRecord]) -> None:
+        if records and self._batch_started is None:
+            self._batch_started = self._clock()
+        self._pending.extend(records)
+
+    def _batch_due(self) -> bool:
+        if not self._pending or self._batch_started is None:
+            return False
+        if len(self._pending) >= self.options.batch_max_records:
+            return True
+        return (self._clock() - self._batch_started) * 1000 >= self.options.batch_max_ms
+
+    def _apply_rebalance(self) -> None:
+        revoked, changed = self._events.take()
+        gone = {(tp.topic, tp.partition) for tp in revoked}
+        if gone and self._pending:
+            kept = [r for r in self._pending if (r.topic, r.partition) not in gone]
+            if len(kept) != len(self._pending):
+                self._log.info(
+                    "dropped pending records of revoked partitions",
+                    dropped=len(self._pending) - len(kept),
+                )
+                self._pending = kept
+                if not kept:
+                    self._batch_started = None
+        for where in gone & self._retrying.keys():
+            # Their new owner reads them again; this member no longer has to.
+            del self._retrying[where]
+        assigned = self._consumer.assignment()
+        state = self._consumer.group_metadata().state
+        self.health.set_group(
+            subscribed=True, assigned=len(assigned), stable=state == MemberState.STABLE
+        )
+        if changed:
+            if self._retry_at is not None and assigned:
+                # Partitions assigned during a backoff wait for the retry too.
+                self._consumer.pause(*assigned)
+            self._log.info("assignment changed", partitions=sorted(tp.partition for tp in assigned))
+        self._check_recovered()
+
+    # --- batches ---------------------------------------------------------------------------
+
+    def _run_batch(self, *, timeout_s: float = DEFAULT_CALL_TIMEOUT_S) -> bool:
+        records, self._pending, self._batch_started = self._pending, [], None
+        started = time.perf_counter()
+        try:
+            result = self._processor.process(records, checked_at=datetime.now(UTC))
+        except StoreUnavailableError as exc:
+            self._metrics.record_store_error()
+            self._rewind(records)
+            self._fail(f"document store unavailable: {exc}", records)
+            return False
+        try:
+            self._delivery.deliver(result.outputs, next_offsets(records), timeout_s=timeout_s)
+        except DeliveryError as exc:
+            if self._delivery.exactly_once:
+                self._metrics.record_transaction("aborted")
+            if exc.rewind_to_committed:
+                self._rewind_to_committed = True
+            else:
+                self._rewind(records)
+            self._fail(f"delivery failed: {exc}", records)
+            return False
+        if self._delivery.exactly_once:
+            self._metrics.record_transaction("committed")
+        self._reporter.delivered(
+            result, seconds=time.perf_counter() - started, committed_at=datetime.now(UTC)
+        )
+        self._passed(next_offsets(records))
+        return True
+
+    def _rewind(self, records: list[InputRecord]) -> None:
+        """Seek back to the first of ``records`` on each partition still assigned."""
+        assigned = self._consumer.assignment()
+        for (topic, partition), offset in first_offsets(records).items():
+            tp = TopicPartition(topic, partition)
+            if tp in assigned:
+                self._consumer.seek(tp, offset)
+
+    def _seek_to_committed(self) -> None:
+        """Seek every assigned partition to the group's committed offset."""
+        committed: dict[tuple[str, int], int] = {}
+        for tp in self._consumer.assignment():
+            offset = self._consumer.committed(tp, timeout_ms=_COMMITTED_TIMEOUT_MS)
+            if offset is None:
+                self._consumer.seek_to_beginning(tp)
+            else:
+                self._consumer.seek(tp, offset)
+                committed[(tp.topic, tp.partition)] = offset
+        # A commit that timed out may have succeeded after all.
+        self._passed(committed)
+
+    # --- failure and recovery --------------------------------------------------------------
+
+    def _fail(self, reason: str, records: Iterable[InputRecord] = ()) -> None:
+        """Enter (or stay in) backoff: pause everything and retry later.
+
+        ``records`` are the ones that failed; the worker counts as degraded until they
+        have been delivered or their partitions have moved to another member.
+        """
+        delay = self._backoff.next_delay()
+        self._retry_at = self._clock() + delay
+        if self._pending:
+            self._rewind(self._pending)
+            records = [*records, *self._pending]
+            self._pending, self._batch_started = [], None
+        for where, offset in next_offsets(records).items():
+            self._retrying[where] = max(offset, self._retrying.get(where, 0))
+        assigned = self._consumer.assignment()
+        if assigned:
+            self._consumer.pause(*assigned)
+        self.health.set_degraded(reason)
+        self._metrics.set_degraded(True)
+        self._log.warning(
+            "transient failure, retrying",
+            reason=reason,
+            attempt=self._backoff.attempts,
+            retry_in_s=round(delay, 2),
+        )
+
+    def _idle_poll(self) -> None:
+        """Poll while paused, so the group keeps this member and rebalances are handled."""
+        timeout = min(POLL_TIMEOUT_MS, max(int(((self._retry_at or 0) - self._clock()) * 1000), 0))
+        records = self._poll(timeout, self.options.batch_max_records)
+        if records:
+            # Partitions assigned inside this poll were not paused yet; read them later.
+            self._rewind(records)
+
+    def _recover(self) -> bool:
+        """Get a producer and the right positions back; False (and backoff) when not yet."""
+        try:
+            self._delivery.ensure_producer()
+            if self._rewind_to_committed:
+                self._seek_to_committed()
+                self._rewind_to_committed = False
+        except (DeliveryError, KafkaError) as exc:
+            self._fail(f"cannot resume: {exc}")
+            return False
+        paused = self._consumer.paused()
+        if paused:
+            self._consumer.resume(*paused)
+        self._retry_at = None
+        self._check_recovered()
+        return True
+
+    def _passed(self, offsets: dict[tuple[str, int], int]) -> None:
+        """Note that these partitions are delivered up to ``offsets``."""
+        for where, offset in offsets.items():
+            if where in self._retrying and offset >= self._retrying[where]:
+                del self._retrying[where]
+        self._check_recovered()
+
+    def _check_recovered(self) -> None:
+        """Leave the degraded state once nothing failed is left to retry."""
+        if self._retry_at is None and not self._retrying and self.health.degraded is not None:
+            self._backoff.reset()
+            self.health.set_degraded(None)
+            self._metrics.set_degraded(False)
+            self._log.info("recovered")
+
+    # --- shutdown --------------------------------------------------------------------------
+
+    def _shutdown(self) -> None:
+        self.health.set_stopping()
+        stop_at = self._stop_at if self._stop_at is not None else self._clock()
+        deadline = stop_at + self.options.shutdown_timeout_s
+        budget = deadline - self._clock() - CLOSE_RESERVE_S
+        if self._pending and self._retry_at is None and budget > 1.0:
+            # Two bounded calls (offsets, commit) must fit in what is left.
+            if self._run_batch(timeout_s=budget / 2):
+                self._log.info("delivered the last batch before stopping")
+        elif self._pending:
+            self._log.info("left the last batch for the next owner", records=len(self._pending))
+        self._pending = []
+        close_s = max(deadline - self._clock(), 1.0)
+        try:
+            # Leaving the group hands the partitions to the other members at once.
+            self._consumer.close(autocommit=False, timeout_ms=int(close_s * 1000 / 2))
+        except KafkaError as exc:
+            self._log.warning("consumer did not close cleanly", error=str(exc))
+        self._delivery.close(max(deadline - self._clock(), 0.5))
+        self._log.info("worker stopped")

@@ -1,0 +1,37 @@
+"""Publishing claim events to the claims topic, keyed by claim ID."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from kafka.errors import KafkaTimeoutError
+
+from schemas import ClaimEvent
+
+DEFAULT_TIMEOUT_S = 60.0
+
+
+def claim_message(event: ClaimEvent) -> tuple[bytes, bytes]:
+    """The key and value of a claim message: the claim ID and the event's JSON, UTF-8."""
+    return event.claim_id.encode("utf-8"), event.model_dump_json().encode("utf-8")
+
+
+def publish_claims(
+    producer: Any, topic: str, events: Iterable[ClaimEvent], *, timeout_s: float = DEFAULT_TIMEOUT_S
+) -> int:
+    """Send every event to ``topic`` and wait until each is acknowledged; returns the count.
+
+    Raises the producer's error for the first claim that was not acknowledged.
+    """
+    futures = []
+    for event in events:
+        key, value = claim_message(event)
+        futures.append(producer.send(topic, key=key, value=value))
+    producer.flush(timeout=timeout_s)
+    for future in futures:
+        if not future.is_done:
+            raise KafkaTimeoutError(f"a claim was not acknowledged within {timeout_s:g}s")
+        if future.failed():
+            raise future.exception
+    return len(futures)
