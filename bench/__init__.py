@@ -1,0 +1,1 @@
+"""Benchmarks: each script measures and writes JSON to bench/results/."""

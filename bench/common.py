@@ -1,0 +1,51 @@
+"""Shared helpers for the benchmark scripts: timing rounds, machine facts, result files."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+EXAMPLES = ROOT / "examples"
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on."""
+    return {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def timed(action: Callable[[], object]) -> float:
+    """Seconds one call of ``action`` took."""
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def median_rate(action: Callable[[], object], items: int, rounds: int) -> tuple[float, list[float]]:
+    """Median items per second over ``rounds`` calls, and every round's rate."""
+    rates = [items / timed(action) for _ in range(rounds)]
+    return statistics.median(rates), rates
+
+
+def write_result(name: str, payload: dict[str, Any]) -> Path:
+    """Write ``bench/results/NAME.json`` with the machine facts added."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    payload = {"benchmark": name, "machine": machine(), **payload}
+    path.write_text(json.dumps(payload, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    return path
