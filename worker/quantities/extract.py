@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Decimal, Inexact
+from decimal import Context, Decimal, Inexact
 
 from worker.quantities import dates, patterns, units
 from worker.quantities.facts import (
@@ -132,23 +132,37 @@ def _half(match: re.Match[str], scan: str, norm: NormalizedText) -> Mention:
 
 def _quantity(match: re.Match[str], scan: str, norm: NormalizedText) -> list[Mention]:
     first = parse_number(match["q_num1"])
+    if _after_digit_group(scan, match.start("q_num1"), match["q_num1"]):
+        # "1 000 MB": a space may group thousands, and "000 MB" alone would read as zero.
+        raise UnreadableNumber("ambiguous_number")
     scale1 = _scale(match["q_scale1"])
     unit1_text = match["q_unit1"] or match["q_unit1_spaced"]
+    unit1 = None if unit1_text is None else _unit(unit1_text)
     if match["q_num2"] is None:
-        if unit1_text is None:
+        if unit1 is None:
             return [_bare(match, scan, norm, first, scale1)]
-        return [_single(match, scan, norm, first, scale=scale1, unit=_unit(unit1_text))]
+        return [_single(match, scan, norm, first, scale=scale1, unit=unit1)]
     second = parse_number(match["q_num2"])
     scale2 = _scale(match["q_scale2"])
-    unit2 = _unit(match["q_unit2"] or match["q_unit2_spaced"])
-    unit1 = unit2 if unit1_text is None else _unit(unit1_text)
+    unit2_text = match["q_unit2"] or match["q_unit2_spaced"]
+    if unit2_text is None:
+        # Only bare-number mode lets a range go without any unit: "3-5" is one interval.
+        unit2 = units.Unit(name=BARE_CATEGORY, category=BARE_CATEGORY)
+        _reject_identifier(scan, match)
+    else:
+        unit2 = _unit(unit2_text)
+    if unit1 is None:
+        unit1 = unit2
     if unit1.category != unit2.category:
-        # "5 MB to 10 seconds" is not an interval: the second value stands alone.
+        # "5 MB to 10 seconds" is not an interval: each value stands alone.
+        head = _single(
+            match, scan, norm, first, scale=scale1, unit=unit1, end=match.end("q_has_unit1")
+        )
         start = match.start("q_num2")
         context = _context(scan, start, allow_bound=False)
         base, exact = _to_base(second.value, scale2, unit2)
         fact = Fact(unit2.category, context.relation, base)
-        return [_mention(norm, fact, context, match.end(), exact=exact)]
+        return [head, _mention(norm, fact, context, match.end(), exact=exact)]
     low, low_exact = _to_base(first.value, scale1, unit1)
     high, high_exact = _to_base(second.value, scale2, unit2)
     if low > high:
@@ -156,6 +170,17 @@ def _quantity(match: re.Match[str], scan: str, norm: NormalizedText) -> list[Men
     context = _context(scan, match.start(), allow_bound=False)
     fact = Fact(unit1.category, Relation.RANGE, low, high)
     return [_mention(norm, fact, context, match.end(), exact=low_exact and high_exact)]
+
+
+def _after_digit_group(scan: str, start: int, number_text: str) -> bool:
+    """True for three digits right after "<digit><space>", as in "1 000"."""
+    return (
+        len(number_text) == 3
+        and number_text.isdigit()
+        and start >= 2
+        and scan[start - 1] == " "
+        and scan[start - 2].isdigit()
+    )
 
 
 def _single(
@@ -166,6 +191,7 @@ def _single(
     *,
     scale: Decimal,
     unit: units.Unit,
+    end: int | None = None,
 ) -> Mention:
     context = _context(scan, match.start(), allow_bound=True)
     base, exact = _to_base(number.value, scale, unit)
@@ -173,20 +199,31 @@ def _single(
         number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
     )
     fact = Fact(unit.category, context.relation, base)
-    return _mention(norm, fact, context, match.end(), exact=exact, literal=literal)
+    stop = match.end() if end is None else end
+    return _mention(norm, fact, context, stop, exact=exact, literal=literal)
 
 
 def _bare(
     match: re.Match[str], scan: str, norm: NormalizedText, number: Number, scale: Decimal
 ) -> Mention:
+    _reject_identifier(scan, match)
+    unit = units.Unit(name=BARE_CATEGORY, category=BARE_CATEGORY)
+    return _single(match, scan, norm, number, scale=scale, unit=unit)
+
+
+def _reject_identifier(scan: str, match: re.Match[str]) -> None:
+    """Refuse a unitless number that is a version ("version 3"), or a list marker ("2. ")."""
     start = match.start()
     if patterns.VERSION_BEFORE.search(scan, max(0, start - 12), start):
         raise UnreadableNumber("version_or_identifier")
-    line_start = scan.rfind("\n", 0, start) + 1
-    if not scan[line_start:start].strip() and patterns.LIST_MARKER_AFTER.match(scan, match.end()):
+    # Only the blanks right before the number are walked, so each is visited once per
+    # text and the scan stays linear (searching back for the line start would not).
+    line_start = start
+    while line_start > 0 and scan[line_start - 1] in " \t":
+        line_start -= 1
+    at_line_start = line_start == 0 or scan[line_start - 1] == "\n"
+    if at_line_start and patterns.LIST_MARKER_AFTER.match(scan, match.end()):
         raise UnreadableNumber("list_marker")
-    unit = units.Unit(name=BARE_CATEGORY, category=BARE_CATEGORY)
-    return _single(match, scan, norm, number, scale=scale, unit=unit)
 
 
 def _mention(
@@ -214,32 +251,34 @@ def _mention(
 
 def _context(scan: str, start: int, *, allow_bound: bool) -> _Context:
     """Read the bound, hedge and negation that qualify the value starting at ``start``."""
+    # The clause window reversed, with one more character so that a phrase at its far
+    # edge can be told apart from the tail of a longer word.
     window_start = max(0, start - _CLAUSE_WINDOW)
-    clause_start = window_start
-    for brk in patterns.CLAUSE_BREAK.finditer(scan, window_start, start):
-        clause_start = brk.end()
-    prefix = patterns.PREFIX.search(scan, max(clause_start, start - _PREFIX_WINDOW), start)
+    behind = scan[max(0, window_start - 1) : start][::-1]
+    clause_length = start - window_start
+    brk = patterns.REVERSED_CLAUSE_BREAK.search(behind, 0, clause_length)
+    if brk is not None:
+        clause_length = brk.start()
+    prefix_length = min(clause_length, _PREFIX_WINDOW)
+    prefix = patterns.REVERSED_PREFIX.match(behind, 0, prefix_length + 1)
+    assert prefix is not None  # every part is optional
     relation = Relation.EQ
     approximate = False
     fact_start = start
-    if prefix is not None and prefix.start() != start:
-        bound = prefix["bound"]
-        if bound is not None and allow_bound:
-            relation = _bound_relation(prefix)
-            fact_start = prefix.start("bound")
-        if prefix["hedge"] is not None:
-            approximate = True
-            fact_start = min(fact_start, prefix.start("hedge"))
-    negation_end = prefix.start() if prefix is not None else start
-    negated = patterns.NEGATION.search(scan, clause_start, negation_end) is not None
+    bound = prefix["bound"]
+    if bound is not None and allow_bound:
+        relation = patterns.BOUND_OF[" ".join(bound[::-1].split()).casefold()]
+        fact_start = start - prefix.end("bound")
+    if prefix["hedge"] is not None:
+        approximate = True
+        fact_start = min(fact_start, start - prefix.end("hedge"))
+    negation_end = start - prefix.end()
+    clause_start = start - clause_length
+    negated = any(
+        cue["cue"] is not None
+        for cue in patterns.NEGATION.finditer(scan, clause_start, negation_end)
+    )
     return _Context(fact_start, relation, approximate, negated)
-
-
-def _bound_relation(prefix: re.Match[str]) -> Relation:
-    for index, relation in enumerate(patterns.BOUND_RELATIONS):
-        if prefix[f"b{index}"] is not None:
-            return relation
-    raise AssertionError("bound group without a relation")
 
 
 def _scale(text: str | None) -> Decimal:
@@ -260,7 +299,9 @@ def _to_base(value: Decimal, scale: Decimal, unit: units.Unit) -> tuple[Decimal,
     )
     if unit.denominator == 1:
         return product, True
-    context = CONTEXT.copy()
+    # A fresh context: a copy of the shared one would inherit whatever flags earlier
+    # conversions raised, and every later division would then look inexact.
+    context = Context(prec=CONTEXT.prec)
     quotient = context.divide(product, unit.denominator)
     if not context.flags[Inexact]:
         return quotient, True

@@ -16,7 +16,7 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
     Relation.LE: (
         "at most", "no more than", "not more than", "up to", "a maximum of", "maximum of",
         "maximum", "max", "not exceed", "not exceeding", "never exceed", "never exceeds",
-        "not to exceed", "cannot exceed", "can't exceed", "at or below", "≤", "<=",
+        "not to exceed", "cannot exceed", "can't exceed", "can’t exceed", "at or below", "≤", "<=",
     ),
     Relation.GT: (
         "above", "over", "more than", "greater than", "higher than", "larger than",
@@ -66,7 +66,7 @@ MULTIPLIER_WORDS: dict[str, int] = {
     "hundred": 100, "thousand": 1000, "million": 1000000, "billion": 1000000000,
 }
 
-# "half an hour", "half a day": a fraction word with an article in front of a unit.
+# "half an hour", "half a day", "a quarter of an hour": a fraction word before a unit.
 FRACTION_WORDS: dict[str, str] = {"half": "0.5", "quarter": "0.25"}
 
 # Month names and the abbreviations accepted in dates.

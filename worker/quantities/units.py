@@ -77,10 +77,10 @@ UNITS: tuple[Unit, ...] = (
     # temperature, in degrees Celsius
     _u("degree Celsius", "temperature_c",
        aliases=("°C", "° C", "degrees Celsius", "degree Celsius", "degrees C", "degree C",
-                "deg C", "degC", "celsius", "centigrade")),
+                "deg C", "deg Celsius", "degC", "celsius", "centigrade")),
     _u("degree Fahrenheit", "temperature_c", 5, over=9, shift=-32,
        aliases=("°F", "° F", "degrees Fahrenheit", "degree Fahrenheit", "degrees F",
-                "degree F", "deg F", "degF", "fahrenheit")),
+                "degree F", "deg F", "deg Fahrenheit", "degF", "fahrenheit")),
     _u("kelvin", "temperature_c", shift="-273.15", aliases=("kelvins", "kelvin")),
     _u("kelvin", "temperature_c", shift="-273.15", exact=("K",), spaced=True),
     # flow, in litres per minute
@@ -96,7 +96,8 @@ UNITS: tuple[Unit, ...] = (
     _u("millilitre per minute", "flow_l_per_min", "0.001",
        aliases=("mL/min", "milliliters per minute", "millilitres per minute")),
     _u("US gallon per minute", "flow_l_per_min", _GALLON,
-       aliases=("gpm", "gal/min", "gallons per minute", "gallon per minute")),
+       aliases=("gpm", "gal/min", "gallons per minute", "gallon per minute",
+                "US gallons per minute", "US gallon per minute")),
     # data size, in megabytes: decimal prefixes multiply by 1000, binary ones by 1024
     _u("byte", "size_mb", "0.000001", aliases=("bytes", "byte"), exact=("B",)),
     _u("kilobyte", "size_mb", "0.001", aliases=("KB", "kilobytes", "kilobyte")),
@@ -163,8 +164,10 @@ UNITS: tuple[Unit, ...] = (
     _u("metre per second", "speed_m_per_s",
        aliases=("m/s", "meters per second", "metres per second")),
     _u("kilometre per hour", "speed_m_per_s", 1000, over=3600,
-       aliases=("km/h", "kph", "kmh", "kilometers per hour", "kilometres per hour")),
-    _u("mile per hour", "speed_m_per_s", "0.44704", aliases=("mph", "miles per hour")),
+       aliases=("km/h", "km/hr", "kph", "kmh", "kmph", "kilometers per hour",
+                "kilometres per hour", "kilometers an hour", "kilometres an hour")),
+    _u("mile per hour", "speed_m_per_s", "0.44704",
+       aliases=("mph", "miles per hour", "mile per hour", "miles an hour", "mile an hour")),
     # money, per currency: amounts in different currencies are never converted
     _u("US dollar", "money_usd",
        aliases=("US dollars", "dollars", "dollar", "USD")),

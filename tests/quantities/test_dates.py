@@ -1,0 +1,97 @@
+"""Dates, months and quarters: canonical text, and validation on the calendar."""
+
+from __future__ import annotations
+
+import pytest
+
+from worker.quantities import dates
+from worker.quantities.extract import extract
+
+
+@pytest.mark.parametrize(
+    ("year", "month", "day"),
+    [
+        ("2028", 2, "29"),  # leap year
+        ("2000", 2, "29"),  # divisible by 400
+        ("2026", 1, "31"),
+        ("2026", 2, "28"),
+        ("2026", 3, "31"),
+        ("2026", 4, "30"),
+        ("2026", 6, "30"),
+        ("2026", 9, "30"),
+        ("2026", 12, "31"),
+        ("2026", 1, "1st"),
+    ],
+)
+def test_valid_dates(year: str, month: int, day: str) -> None:
+    value = dates.calendar_date(year, month, day)
+    assert value.problem is None
+    assert value.category == "date"
+    assert value.text == f"{year}-{month:02d}-{int(day.rstrip('stndrh')):02d}"
+
+
+@pytest.mark.parametrize(
+    ("year", "month", "day"),
+    [
+        ("2027", 2, "29"),  # not a leap year
+        ("2100", 2, "29"),  # divisible by 100 but not 400
+        ("2026", 2, "31"),
+        ("2026", 2, "30"),
+        ("2026", 4, "31"),
+        ("2026", 6, "31"),
+        ("2026", 9, "31"),
+        ("2026", 11, "31"),
+        ("2026", 13, "01"),
+        ("2026", 0, "10"),
+        ("2026", 1, "0"),
+        ("2026", 1, "32"),
+    ],
+)
+def test_impossible_dates_keep_their_text_and_a_problem(year: str, month: int, day: str) -> None:
+    value = dates.calendar_date(year, month, day)
+    assert value.problem == "not a calendar date"
+    assert value.text == f"{year}-{month:02d}-{int(day):02d}"
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "problem"),
+    [
+        ("2028-02-29", "date=2028-02-29", None),
+        ("2027-02-29", "date=2027-02-29", "not a calendar date"),
+        ("2026-02-31", "date=2026-02-31", "not a calendar date"),
+        ("2026-13-01", "date=2026-13-01", "not a calendar date"),
+        ("February 29, 2028", "date=2028-02-29", None),
+        ("29 Feb 2027", "date=2027-02-29", "not a calendar date"),
+        ("April 31, 2026", "date=2026-04-31", "not a calendar date"),
+        ("30th April 2026", "date=2026-04-30", None),
+    ],
+)
+def test_extracted_dates_are_validated(text: str, label: str, problem: str | None) -> None:
+    result = extract(f"Due on {text}.")
+    mention = result.mentions[0]
+    assert mention.fact.label() == label
+    assert mention.problem == problem
+    assert ("invalid_date" in result.flags) == (problem is not None)
+
+
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [("January", 1), ("Jan", 1), ("Sept.", 9), ("Sept", 9), ("Sep", 9), ("May", 5), ("Dec.", 12)],
+)
+def test_month_names(name: str, number: int) -> None:
+    assert dates.month_number(name) == number
+
+
+def test_month_of_year() -> None:
+    assert dates.month_of_year("Sept.", "2026") == dates.DateValue("date_month", "2026-09")
+
+
+def test_quarters() -> None:
+    assert dates.quarter(3, "2026").text == "2026-Q3"
+    assert dates.quarter(2, None).text == "Q2"
+    assert dates.quarter(2, None).category == "date_quarter"
+    assert [dates.quarter_word(w) for w in ("First", "2nd", "third", "4th")] == [1, 2, 3, 4]
+
+
+def test_two_digit_years_and_unknown_forms_are_not_dates() -> None:
+    assert extract("Due 30/09/26 or 9/30/2026.").mentions == ()
