@@ -39,7 +39,7 @@ test-integration: $(STAMP) system-deps
 	$(PY) -m pytest -q -m "integration or faults" $(PYTEST_ARGS)
 
 demo: $(STAMP) system-deps
-	$(PY) -m worker.demo $(if $(KEEP),--keep,)
+	$(PY) deploy/local/demo.py $(if $(KEEP),--keep,)
 
 bench: $(STAMP) system-deps
 	$(PY) -m bench.run_all
