@@ -5,12 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-import matplotlib
-
-# Select the file-only backend before pyplot loads: servers have no display.
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-
 from worker.checker.model import Status
 from worker.errors import UsageError
 
@@ -35,6 +29,14 @@ def write_chart(
     counts: Sequence[tuple[str, int]], path: str | os.PathLike[str], title: str
 ) -> None:
     """Save a bar chart of ``counts`` (status, count) to ``path`` (PNG, SVG or PDF)."""
+    # Imported here: matplotlib takes about a second to load, which every command (the
+    # worker included) would otherwise pay at start-up.
+    import matplotlib  # noqa: PLC0415
+
+    # The file-only backend, chosen before pyplot loads: servers have no display.
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
     figure, axes = plt.subplots(figsize=(9, 4.8), layout="constrained")
     try:
         labels = [status for status, _ in counts]
