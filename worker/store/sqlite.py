@@ -31,6 +31,7 @@ from worker.store.base import (
     unique_ids,
     validate_kb_version,
 )
+from worker.store.diffing import Rows, version_diff
 from worker.store.migrations import migrate_sqlite
 
 DEFAULT_BUSY_TIMEOUT_S = 10.0
@@ -251,29 +252,5 @@ class SqliteStore(DocumentStore):
             self._conn.close()
 
 
-# A row source to compare: a label for the result, SQL yielding (doc_id, topic, sha256)
-# rows, and that SQL's parameters.
-_Rows = tuple[str, str, tuple[str, ...]]
-
-
-def _diff(conn: sqlite3.Connection, old: _Rows, new: _Rows) -> VersionDiff:
-    """Compare two row sources of ``(doc_id, topic, sha256)``; each result sorted by ID."""
-
-    old_label, old_rows, old_params = old
-    new_label, new_rows, new_params = new
-
-    def ids(sql: str, params: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(row[0] for row in conn.execute(sql, params))
-
-    only_in = (
-        "SELECT a.doc_id FROM {a} AS a WHERE NOT EXISTS"
-        " (SELECT 1 FROM {b} AS b WHERE b.doc_id = a.doc_id) ORDER BY a.doc_id"
-    )
-    added = ids(only_in.format(a=new_rows, b=old_rows), new_params + old_params)
-    removed = ids(only_in.format(a=old_rows, b=new_rows), old_params + new_params)
-    changed = ids(
-        f"SELECT n.doc_id FROM {new_rows} AS n JOIN {old_rows} AS o ON o.doc_id = n.doc_id"
-        " WHERE o.sha256 <> n.sha256 OR o.topic <> n.topic ORDER BY n.doc_id",
-        new_params + old_params,
-    )
-    return VersionDiff(old_label, new_label, added, removed, changed)
+def _diff(conn: sqlite3.Connection, old: Rows, new: Rows) -> VersionDiff:
+    return version_diff(lambda sql, params: [row[0] for row in conn.execute(sql, params)], old, new)
