@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from worker import __version__
 from worker.errors import UsageError
 
-# Each module registers one subcommand; imported lazily by name so `quantcheck check`
-# does not pay for Kafka or PostgreSQL client imports.
+# Each module registers one subcommand.
 COMMANDS: tuple[str, ...] = ("check", "docs", "worker", "publish", "topics", "replay")
 
 EXIT_USAGE = 2
@@ -34,13 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"quantcheck {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"worker.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"worker.cli.{name}":
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(f"worker.cli.{name}").register(sub)
     return parser
 
 

@@ -1,0 +1,155 @@
+"""The verdicts recorded for a window, indexed by the coordinates of the claim they answer.
+
+The compare topic is read once, before the window, with read_committed and up to its end
+offsets at that moment. Only verdicts whose source lies inside the window are kept, and of
+those only what a comparison needs (claim ID, status, reason), so memory grows with the
+window, not with the topic. An entry is removed when its claim is replayed.
+
+Verdicts are written after the claims they answer, so for a window that starts at a time
+the topic is read from that time, less :data:`CLOCK_SKEW_MS` for producers whose clocks
+disagree; otherwise from the earliest timestamp among the window's first records.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, NonNegativeInt, ValidationError
+
+from schemas import DeadLetterInfo, VerdictStatus
+from worker.replay.clients import offsets_at, partitions_of, topic_offsets
+from worker.replay.compare import Decision
+from worker.replay.source import STALL_TIMEOUT_S, read_range
+from worker.replay.window import PartitionRange, Window
+from worker.stream.batch import CITATION_FAILURE_KINDS
+
+CLOCK_SKEW_MS = 5 * 60 * 1000
+"""How much earlier than the window's start a verdict's timestamp may be and still count."""
+
+_CITATION_FAILURE_KINDS = frozenset(CITATION_FAILURE_KINDS.values())
+
+
+class _RecordedSource(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    topic: str
+    partition: NonNegativeInt
+    offset: NonNegativeInt
+
+
+class RecordedVerdictMessage(BaseModel):
+    """The part of a verdict message a comparison reads; other fields are ignored, so
+    verdicts of later minor versions still compare."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    claim_id: str
+    status: VerdictStatus
+    reason: str
+    source: _RecordedSource
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """The recorded outcome of one claim message, and the claim ID it was recorded under."""
+
+    claim_id: str | None
+    decision: Decision
+
+
+def recorded_dead_letter(info: DeadLetterInfo) -> Recorded:
+    """A dead letter's recorded outcome: its kind and message. Citation failures are the
+    kinds that got a verdict as well."""
+    return Recorded(
+        info.claim_id,
+        Decision(info.kind, info.message, verdict=info.kind in _CITATION_FAILURE_KINDS),
+    )
+
+
+class RecordedIndex:
+    """Recorded outcomes of a window's claims by (partition, offset) of the claim."""
+
+    def __init__(self, window: Window) -> None:
+        self._topic = window.topic
+        self._ranges = {span.partition: span for span in window.ranges}
+        self._entries: dict[int, dict[int, Recorded]] = {}
+        self._size = 0
+        self.duplicates = 0
+        self.unreadable = 0
+
+    def add(self, value: bytes | None) -> None:
+        """Index one verdict message if it answers a claim of the window.
+
+        A later verdict for the same claim message replaces an earlier one (at-least-once
+        delivery may have written two). Messages that are not verdicts are counted in
+        :attr:`unreadable`.
+        """
+        try:
+            message = RecordedVerdictMessage.model_validate_json(value or b"")
+        except ValidationError:
+            self.unreadable += 1
+            return
+        source = message.source
+        span = self._ranges.get(source.partition)
+        if source.topic != self._topic or span is None:
+            return
+        if not span.start <= source.offset < span.end:
+            return
+        entries = self._entries.setdefault(source.partition, {})
+        if source.offset in entries:
+            self.duplicates += 1
+        else:
+            self._size += 1
+        # Statuses and reasons repeat across claims; one shared copy each keeps the index small.
+        entries[source.offset] = Recorded(
+            message.claim_id,
+            Decision(sys.intern(message.status), sys.intern(message.reason), verdict=True),
+        )
+
+    def take(self, partition: int, offset: int) -> Recorded | None:
+        """The recorded outcome of a claim message, removed from the index; None if none."""
+        found = self._entries.get(partition, {}).pop(offset, None)
+        if found is not None:
+            self._size -= 1
+        return found
+
+    def __len__(self) -> int:
+        return self._size
+
+
+def read_recorded(
+    consumer: Any,
+    topic: str,
+    window: Window,
+    *,
+    since_ms: int | None,
+    stall_timeout_s: float = STALL_TIMEOUT_S,
+) -> RecordedIndex:
+    """Index the verdicts in ``topic`` that answer claims of ``window``.
+
+    ``since_ms`` is when the window's first claim was written; None reads the topic from
+    the beginning of each partition.
+    """
+    index = RecordedIndex(window)
+    for span in compare_ranges(consumer, topic, since_ms):
+        for records in read_range(consumer, topic, span, stall_timeout_s=stall_timeout_s):
+            for record in records:
+                index.add(record.value)
+    return index
+
+
+def compare_ranges(consumer: Any, topic: str, since_ms: int | None) -> Iterator[PartitionRange]:
+    """The range of each partition of ``topic`` that may hold verdicts written since
+    ``since_ms`` (less the clock skew allowance), up to its end offset now."""
+    partitions = partitions_of(consumer, topic)
+    offsets = topic_offsets(consumer, partitions)
+    starts: dict[int, int | None] = dict(offsets.beginnings)
+    if since_ms is not None:
+        starts = offsets_at(consumer, partitions, max(since_ms - CLOCK_SKEW_MS, 0))
+    for tp in partitions:
+        start = starts.get(tp.partition)
+        if start is not None:
+            yield PartitionRange(tp.partition, start, offsets.ends[tp.partition])
