@@ -5,9 +5,9 @@ passed since the first, then checked and delivered together. A transient failure
 document store or the broker away) never dead-letters anything: the loop pauses its
 partitions, rewinds them to the first record not yet delivered, keeps polling so the
 group keeps it as a member, and retries with capped exponential backoff. A rebalance drops
-the pending records of revoked partitions; their new owner reads them again from the
-committed offsets. :meth:`Worker.request_stop` ends the loop: the pending batch is
-delivered if the shutdown budget allows, and the consumer leaves the group.
+the pending records of revoked partitions; their new owner, which may be this worker again,
+reads them again from the committed offsets. :meth:`Worker.request_stop` ends the loop: the
+pending batch is delivered if the shutdown budget allows, and the consumer leaves the group.
 """
 
 from __future__ import annotations
@@ -266,8 +266,9 @@ class Worker:
         except KafkaError as exc:
             self._fail(f"poll failed: {exc}")
             return []
-        self._apply_rebalance()
-        return [from_consumer_record(r) for batch in polled.values() for r in batch]
+        return self._apply_rebalance(
+            [from_consumer_record(r) for batch in polled.values() for r in batch]
+        )
 
     def _poll_timeout_ms(self) -> int:
         if self._batch_started is None:
@@ -287,19 +288,22 @@ class Worker:
             return True
         return (self._clock() - self._batch_started) * 1000 >= self.options.batch_max_ms
 
-    def _apply_rebalance(self) -> None:
+    def _apply_rebalance(self, polled: list[InputRecord]) -> list[InputRecord]:
+        """Apply what the last poll changed in the assignment; returns the ``polled``
+        records that are still this member's to process."""
         revoked, changed = self._events.take()
         gone = {(tp.topic, tp.partition) for tp in revoked}
-        if gone and self._pending:
-            kept = [r for r in self._pending if (r.topic, r.partition) not in gone]
-            if len(kept) != len(self._pending):
-                self._log.info(
-                    "dropped pending records of revoked partitions",
-                    dropped=len(self._pending) - len(kept),
-                )
-                self._pending = kept
-                if not kept:
-                    self._batch_started = None
+        dropped = [r for r in (*self._pending, *polled) if (r.topic, r.partition) in gone]
+        if dropped:
+            self._pending = [r for r in self._pending if (r.topic, r.partition) not in gone]
+            polled = [r for r in polled if (r.topic, r.partition) not in gone]
+            if not self._pending:
+                self._batch_started = None
+            # The client keeps the position of a partition that is revoked and assigned
+            # straight back (eager rebalancing revokes every partition), which is past the
+            # dropped records: seek back so that they are read again, not skipped.
+            self._rewind(dropped)
+            self._log.info("dropped pending records of revoked partitions", dropped=len(dropped))
         for where in gone & self._retrying.keys():
             # Their new owner reads them again; this member no longer has to.
             del self._retrying[where]
@@ -314,6 +318,7 @@ class Worker:
                 self._consumer.pause(*assigned)
             self._log.info("assignment changed", partitions=sorted(tp.partition for tp in assigned))
         self._check_recovered()
+        return polled
 
     # --- batches ---------------------------------------------------------------------------
 
