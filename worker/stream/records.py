@@ -43,7 +43,8 @@ def from_consumer_record(record: Any) -> InputRecord:
         timestamp=timestamp,
         key=record.key,
         value=record.value,
-        headers=tuple((name, value) for name, value in record.headers or ()),
+        # kafka-python gives a list of (name, value) tuples, usually empty.
+        headers=tuple(record.headers) if record.headers else (),
     )
 
 

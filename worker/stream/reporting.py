@@ -6,11 +6,13 @@ Claim text and prompt appear in log lines only when ``log_claim_text`` is set.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from datetime import datetime
 from typing import Any
 
 import structlog
+from structlog.typing import FilteringBoundLogger
 
 from worker.observability.metrics import Metrics
 from worker.stream.batch import BatchResult, Checked, DeadLettered
@@ -33,20 +35,24 @@ class BatchReporter:
 
     def delivered(self, result: BatchResult, *, seconds: float, committed_at: datetime) -> None:
         """Report a batch whose outputs and offsets were committed at ``committed_at``."""
+        # The module's logger is a proxy that binds a new logger on every call; one per
+        # batch is enough. Per-claim lines are built only when their level is written.
+        logger: FilteringBoundLogger = log.bind()
+        claim_lines = logger.is_enabled_for(logging.DEBUG)
         statuses: Counter[str] = Counter()
         dead_letters: Counter[str] = Counter()
         for outcome in result.outcomes:
             if isinstance(outcome, Checked):
                 statuses[outcome.verdict.status.value] += 1
-                self._checked(outcome, committed_at)
+                self._checked(outcome, committed_at, logger, claim_lines=claim_lines)
                 if outcome.dead_lettered:
                     dead_letters[outcome.verdict.status.value] += 1
             else:
                 dead_letters[outcome.kind] += 1
-                self._dead_lettered(outcome)
+                self._dead_lettered(outcome, logger)
         self._metrics.record_batch(len(result.outcomes))
         first = result.outcomes[0].record if result.outcomes else None
-        log.info(
+        logger.info(
             "batch committed",
             records=len(result.outcomes),
             verdicts=sum(statuses.values()),
@@ -57,7 +63,14 @@ class BatchReporter:
             topic=None if first is None else first.topic,
         )
 
-    def _checked(self, outcome: Checked, committed_at: datetime) -> None:
+    def _checked(
+        self,
+        outcome: Checked,
+        committed_at: datetime,
+        logger: FilteringBoundLogger,
+        *,
+        claim_lines: bool,
+    ) -> None:
         claim, verdict = outcome.claim, outcome.verdict
         self._metrics.record_verdict(
             verdict.status.value,
@@ -68,20 +81,21 @@ class BatchReporter:
             check_seconds=outcome.check_seconds,
         )
         self._metrics.observe_end_to_end((committed_at - claim.produced_at).total_seconds())
-        fields: dict[str, Any] = {
-            "claim_id": claim.claim_id,
-            **coordinates(outcome.record),
-            "status": verdict.status.value,
-            "kb_version": claim.kb_version,
-            "facts": len(verdict.facts),
-        }
-        if self._log_claim_text:
-            fields["claim_text"] = claim.claim_text
-            fields["prompt"] = claim.prompt
-        log.debug("claim checked", **fields)
+        if claim_lines:
+            fields: dict[str, Any] = {
+                "claim_id": claim.claim_id,
+                **coordinates(outcome.record),
+                "status": verdict.status.value,
+                "kb_version": claim.kb_version,
+                "facts": len(verdict.facts),
+            }
+            if self._log_claim_text:
+                fields["claim_text"] = claim.claim_text
+                fields["prompt"] = claim.prompt
+            logger.debug("claim checked", **fields)
         if outcome.dead_lettered:
             self._count_dead_letter(verdict.status.value)
-            log.warning(
+            logger.warning(
                 "claim dead-lettered",
                 claim_id=claim.claim_id,
                 **coordinates(outcome.record),
@@ -89,9 +103,9 @@ class BatchReporter:
                 reason=verdict.reason,
             )
 
-    def _dead_lettered(self, outcome: DeadLettered) -> None:
+    def _dead_lettered(self, outcome: DeadLettered, logger: FilteringBoundLogger) -> None:
         self._count_dead_letter(outcome.kind)
-        log.warning(
+        logger.warning(
             "claim dead-lettered",
             claim_id=outcome.claim_id,
             **coordinates(outcome.record),
