@@ -39,6 +39,13 @@ def test_every_sample_verdict_satisfies_the_published_schema() -> None:
         validator.validate(json.loads(dump_verdict(event)))
 
 
+def test_every_sample_verdict_passes_the_contract_models_own_validation() -> None:
+    # Events are built without validation; the strict model must accept what is built.
+    for event, _ in check_samples():
+        data = dump_verdict(event)
+        assert dump_verdict(VerdictEvent.model_validate_json(data)) == data
+
+
 def test_the_event_records_what_reproduces_the_decision() -> None:
     documents = handbook()
     by_id = {event.claim_id: (event, status) for event, status in check_samples()}

@@ -293,7 +293,9 @@ class Worker:
         records that are still this member's to process."""
         revoked, changed = self._events.take()
         gone = {(tp.topic, tp.partition) for tp in revoked}
-        dropped = [r for r in (*self._pending, *polled) if (r.topic, r.partition) in gone]
+        dropped = (
+            [r for r in (*self._pending, *polled) if (r.topic, r.partition) in gone] if gone else []
+        )
         if dropped:
             self._pending = [r for r in self._pending if (r.topic, r.partition) not in gone]
             polled = [r for r in polled if (r.topic, r.partition) not in gone]
