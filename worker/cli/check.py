@@ -53,7 +53,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_settings(
         parser,
-        ["store_url", "kb_version", "bare_numbers", "citation_mode", "evidence_cache_size"],
+        [
+            "store_url",
+            "kb_version",
+            "bare_numbers",
+            "citation_mode",
+            "evidence_cache_size",
+            "document_cache_size",
+        ],
     )
     parser.set_defaults(run=run)
 
@@ -120,7 +127,8 @@ def _verdicts(
             yield claim, checker.check(_claim(claim), documents)
         return
     claims = iter_claims(args.claims, defaults=ClaimDefaults(kb_version=override))
-    store = stack.enter_context(CachingStore(open_store(args.store_url), max_documents=10_000))
+    cache_size = as_int(args.document_cache_size, name="--document-cache-size", minimum=1)
+    store = stack.enter_context(CachingStore(open_store(args.store_url), max_documents=cache_size))
     known: set[str] = set()
     for chunk in _chunks(claims):
         versions = [override or claim.event.kb_version for claim in chunk]
