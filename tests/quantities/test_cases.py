@@ -30,20 +30,20 @@ KNOWN_FIELDS = {
 }
 
 
-def _documents(case: dict[str, Any]) -> dict[str, Document]:
+def documents_of(case: dict[str, Any]) -> dict[str, Document]:
     texts = case["evidence"]
     if isinstance(texts, str):
         texts = [texts]
     return {f"D{n}": Document(f"D{n}", text) for n, text in enumerate(texts, start=1)}
 
 
-def _claim(case: dict[str, Any], documents: dict[str, Document]) -> Claim:
+def claim_of(case: dict[str, Any], documents: dict[str, Document]) -> Claim:
     cited = tuple(case.get("cited", documents))
     retrieved = frozenset(case.get("retrieved", cited))
     return Claim(case["claim"], cited, retrieved)
 
 
-def _checker(case: dict[str, Any]) -> Checker:
+def checker_of(case: dict[str, Any]) -> Checker:
     options = case.get("options", {})
     return Checker(
         CheckOptions(
@@ -55,8 +55,8 @@ def _checker(case: dict[str, Any]) -> Checker:
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_case(case: dict[str, Any]) -> None:
-    documents = _documents(case)
-    verdict = _checker(case).check(_claim(case, documents), documents)
+    documents = documents_of(case)
+    verdict = checker_of(case).check(claim_of(case, documents), documents)
     assert verdict.status == Status(case["expected_status"]), verdict.reason
     if "reason" in case:
         assert verdict.reason == case["reason"]

@@ -5,15 +5,18 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import jsonschema
+import pytest
 
 from schemas import VerdictEvent, dump_verdict
 from schemas.generate import SCHEMA_DIR
+from tests.quantities.test_cases import CASES, checker_of, claim_of, documents_of
 from tests.stream.samples import as_records, handbook, sample_claims
 from worker.checker import CHECKER_VERSION, Checker, Claim
 from worker.checker.model import Status
-from worker.stream.verdicts import source_of, verdict_event, verdict_record
+from worker.stream.verdicts import source_of, verdict_event, verdict_json, verdict_record
 
 CHECKED_AT = datetime(2024, 6, 1, 12, 0, 5, tzinfo=UTC)
 
@@ -129,6 +132,18 @@ def test_checked_at_keeps_the_offset_it_was_given() -> None:
 
 def test_the_verdict_record_is_keyed_by_claim_id() -> None:
     event, _ = check_samples()[0]
-    record = verdict_record(event, topic="claim-verdicts")
+    record = verdict_record(dump_verdict(event), claim_id=event.claim_id, topic="claim-verdicts")
     assert (record.topic, record.key, record.headers) == ("claim-verdicts", b"C01", ())
     assert record.value == dump_verdict(event)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_the_fast_json_equals_the_validated_event(case: dict[str, Any]) -> None:
+    # The worker serializes without building the model; both paths must give equal bytes
+    # on every kind of fact the labelled cases exercise.
+    documents = documents_of(case)
+    verdict = checker_of(case).check(claim_of(case, documents), documents)
+    claim = sample_claims()[0].model_copy(update={"claim_text": case["claim"]})
+    source = source_of(as_records([claim])[0])
+    fast = verdict_json(verdict, claim, source, checked_at=CHECKED_AT)
+    assert fast == dump_verdict(verdict_event(verdict, claim, source, checked_at=CHECKED_AT))

@@ -19,7 +19,7 @@ from worker.store.resolve import DocumentResolver, resolve_cited
 from worker.stream.dead_letters import dead_letter
 from worker.stream.decode import DecodeFailure, decode_claim
 from worker.stream.records import InputRecord, OutputRecord
-from worker.stream.verdicts import source_of, verdict_event, verdict_record
+from worker.stream.verdicts import source_of, verdict_json, verdict_record
 
 CITATION_FAILURE_KINDS: Mapping[Status, DeadLetterKind] = {
     Status.MISSING_CITATION: "missing_citation",
@@ -162,10 +162,12 @@ class BatchProcessor:
                     claim_id=outcome.claim_id,
                 )
             ]
-        event = verdict_event(
+        value = verdict_json(
             outcome.verdict, outcome.claim, source_of(outcome.record), checked_at=checked_at
         )
-        outputs = [verdict_record(event, topic=settings.verdicts_topic)]
+        outputs = [
+            verdict_record(value, claim_id=outcome.claim.claim_id, topic=settings.verdicts_topic)
+        ]
         if outcome.dead_lettered:
             outputs.append(
                 dead_letter(
