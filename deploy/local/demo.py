@@ -32,6 +32,7 @@ from pathlib import Path
 from kafka import KafkaConsumer, TopicPartition
 
 from schemas import read_dead_letter_headers
+from worker.checker import Status
 from worker.reports.chart import write_chart
 from worker.reports.summary import ordered_counts, summary_lines
 
@@ -357,8 +358,7 @@ def report(
     for line in scrape(port):
         print(f"  {line}")
     matched = sum(1 for s, want in zip(statuses, labels, strict=True) if s == want)
-    failures = {"missing_citation", "unknown_citation", "citation_not_retrieved"}
-    wanted_letters = Counter(s for s in expected.values() if s in failures)
+    wanted_letters = Counter(s for s in expected.values() if Status(s).is_citation_failure)
     return (
         matched == len(expected) == len(verdicts)
         and Counter(kind for _, kind, _ in letters) == wanted_letters
