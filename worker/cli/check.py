@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 from worker.checker import Checker, CheckOptions, CitationMode, Claim, Status, Verdict
+from worker.cli.stores import opened_store
 from worker.errors import UsageError
 from worker.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
 from worker.inputs.documents import read_documents
@@ -22,7 +23,6 @@ from worker.reports.results import ResultsWriter, results_file
 from worker.reports.summary import ordered_counts, summary_lines
 from worker.reports.table import print_verdict_table
 from worker.settings import add_settings, as_bool, as_int
-from worker.store import CachingStore, open_store
 from worker.store.resolve import resolve_cited
 
 # Claims are checked in chunks so the store sees one query per version per chunk and
@@ -128,7 +128,7 @@ def _verdicts(
         return
     claims = iter_claims(args.claims, defaults=ClaimDefaults(kb_version=override))
     cache_size = as_int(args.document_cache_size, name="--document-cache-size", minimum=1)
-    store = stack.enter_context(CachingStore(open_store(args.store_url), max_documents=cache_size))
+    store = stack.enter_context(opened_store(args.store_url, cache_size=cache_size))
     known: set[str] = set()
     for chunk in _chunks(claims):
         versions = [override or claim.event.kb_version for claim in chunk]

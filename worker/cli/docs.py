@@ -10,10 +10,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from worker.errors import InputError, TransientError, UsageError
+from worker.cli.stores import opened_store
+from worker.errors import InputError, UsageError
 from worker.inputs.documents import iter_documents
 from worker.settings import add_settings
-from worker.store import DocumentStore, VersionInfo, open_store, validate_kb_version
+from worker.store import VersionInfo, validate_kb_version
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,16 +51,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     diff.add_argument("old", metavar="V1", help="the older version")
     diff.add_argument("new", metavar="V2", help="the newer version")
     diff.set_defaults(run=run_diff)
-
-
-@contextmanager
-def _store(url: str) -> Iterator[DocumentStore]:
-    # An unreachable store ends the command with one line, like any other failure here.
-    try:
-        with open_store(url) as store:
-            yield store
-    except TransientError as exc:
-        raise UsageError(str(exc)) from None
 
 
 @contextmanager
@@ -112,7 +103,7 @@ def run_load(args: argparse.Namespace) -> int:
         first = next(documents, None)
         if first is None:
             raise InputError("the file holds no documents", source=args.file)
-        with _store(args.store_url) as store:
+        with opened_store(args.store_url) as store:
             result = store.load_version(kb_version, itertools.chain([first], documents))
     info = result.version
     outcome = "unchanged" if result.unchanged else "loaded"
@@ -129,7 +120,7 @@ def _timestamp(moment: datetime) -> str:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print every version with its document count, load time and manifest hash."""
-    with _store(args.store_url) as store:
+    with opened_store(args.store_url) as store:
         versions = store.list_versions()
     if sys.stdout.isatty():
         _print_table(versions)
@@ -177,7 +168,7 @@ def _print_table(versions: list[VersionInfo]) -> None:
 def run_show(args: argparse.Namespace) -> int:
     """Print one document as of ``--kb-version``: its metadata, a blank line, its text."""
     kb_version = validate_kb_version(args.kb_version)
-    with _store(args.store_url) as store:
+    with opened_store(args.store_url) as store:
         store.require_version(kb_version)
         doc = store.get_document(kb_version, args.doc_id)
     if doc is None:
@@ -193,7 +184,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_diff(args: argparse.Namespace) -> int:
     """Print one ``added|removed|changed ID`` line per differing document, then a summary."""
-    with _store(args.store_url) as store:
+    with opened_store(args.store_url) as store:
         diff = store.diff(args.old, args.new)
     for label, ids in (("added", diff.added), ("removed", diff.removed), ("changed", diff.changed)):
         for doc_id in ids:

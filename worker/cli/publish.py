@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
-from kafka import KafkaProducer
 from kafka.errors import KafkaError
 
 from worker.errors import UsageError
 from worker.inputs.claims import ClaimDefaults, iter_claims
 from worker.settings import BY_NAME, add_settings, env_default
-from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, producer_config
+from worker.stream.clients import plain_producer
+from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
 from worker.stream.publish import publish_claims
 
 
@@ -45,26 +42,10 @@ def run(args: argparse.Namespace) -> int:
     defaults = ClaimDefaults(kb_version=args.kb_version, model=args.model, retriever=args.retriever)
     # Every row is validated before the first is sent, so a bad file publishes nothing.
     events = [row.event for row in iter_claims(args.file, defaults=defaults)]
-    with _producer(connection) as producer:
+    with plain_producer(connection, client_id="quantcheck-publish", close_timeout_s=5) as producer:
         try:
             count = publish_claims(producer, args.topic, events)
         except KafkaError as exc:
             raise UsageError(f"cannot publish to {args.topic}: {exc}") from None
     print(f"published {count} claims to {args.topic}")
     return 0
-
-
-@contextmanager
-def _producer(connection: KafkaConnection) -> Iterator[Any]:
-    try:
-        producer = KafkaProducer(
-            **producer_config(connection, client_id="quantcheck-publish", transactional_id=None)
-        )
-    except KafkaError as exc:
-        raise UsageError(
-            f"cannot reach Kafka at {','.join(connection.bootstrap_servers)}: {exc}"
-        ) from None
-    try:
-        yield producer
-    finally:
-        producer.close(timeout=5)

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from schemas import DEAD_LETTER_KINDS, STATUSES
 from worker.checker import Checker
+from worker.cli.stores import opened_store
 from worker.cli.worker import check_options
 from worker.errors import TransientError, UsageError
 from worker.replay.outputs import output_format
@@ -22,7 +21,6 @@ from worker.replay.replayer import Filters
 from worker.replay.run import ReplayOptions, run_replay
 from worker.replay.window import WindowRequest, parse_partition_offset, parse_timestamp
 from worker.settings import BY_NAME, add_settings, as_int, env_default
-from worker.store import CachingStore, DocumentStore, open_store
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
 
 REPLAY_SETTINGS: tuple[str, ...] = (
@@ -222,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
     connection = KafkaConnection.from_args(args)
     checker = Checker(check_options(args))
     cache_size = as_int(args.document_cache_size, name="document_cache_size")
-    with _store(args.store_url, cache_size) as store:
+    with opened_store(args.store_url, cache_size=cache_size) as store:
         try:
             if options.kb_version_override is not None:
                 store.require_version(options.kb_version_override)
@@ -242,16 +240,3 @@ def _partition(text: str) -> int:
     if partition < 0:
         raise UsageError(f"--partition {text!r} is not a partition number")
     return partition
-
-
-@contextmanager
-def _store(url: str, cache_size: int) -> Iterator[DocumentStore]:
-    try:
-        inner = open_store(url)
-    except TransientError as exc:
-        raise UsageError(str(exc)) from None
-    store = CachingStore(inner, cache_size)
-    try:
-        yield store
-    finally:
-        store.close()

@@ -9,6 +9,7 @@ from kafka.errors import KafkaError
 
 from worker.errors import UsageError
 from worker.settings import add_settings, as_int
+from worker.stream.clients import unreachable
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, admin_config
 from worker.stream.topics import DEFAULT_PARTITIONS, create_topics, worker_topics
 
@@ -52,9 +53,7 @@ def run_create(args: argparse.Namespace) -> int:
     try:
         admin = KafkaAdminClient(**admin_config(connection, client_id="quantcheck-topics"))
     except KafkaError as exc:
-        raise UsageError(
-            f"cannot reach Kafka at {','.join(connection.bootstrap_servers)}: {exc}"
-        ) from None
+        raise unreachable(connection, exc) from None
     try:
         outcomes = create_topics(admin, specs, replication_factor=replication)
     except KafkaError as exc:

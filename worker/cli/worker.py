@@ -14,12 +14,13 @@ from types import FrameType
 import structlog
 
 from worker.checker import Checker, CheckOptions, CitationMode
-from worker.errors import TransientError, UsageError
+from worker.cli.stores import opened_store
+from worker.errors import UsageError
 from worker.observability.http import MetricsServer, start_from_settings
 from worker.observability.logging import configure_logging
 from worker.observability.metrics import Metrics
 from worker.settings import add_settings, as_bool, as_int
-from worker.store import CachingStore, DocumentStore, mask_url, open_store
+from worker.store import mask_url
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
 from worker.stream.loop import Worker, WorkerOptions
 
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         instance=options.instance_id,
         **connection.describe(),
     )
-    with _store(args.store_url, cache_size) as store:
+    with opened_store(args.store_url, cache_size=cache_size) as store:
         worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
         server = _metrics_server(metrics, worker, metrics_port, args.metrics_bind)
         try:
@@ -132,19 +133,6 @@ def run(args: argparse.Namespace) -> int:
             if server is not None:
                 server.stop()
     return 0
-
-
-@contextmanager
-def _store(url: str, cache_size: int) -> Iterator[DocumentStore]:
-    try:
-        inner = open_store(url)
-    except TransientError as exc:
-        raise UsageError(str(exc)) from None
-    store = CachingStore(inner, cache_size)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def _metrics_server(metrics: Metrics, worker: Worker, port: int, bind: str) -> MetricsServer | None:

@@ -9,15 +9,16 @@ diagnostics, not the production record.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka import KafkaConsumer, TopicPartition
 from kafka.errors import KafkaError
 
 from worker.errors import UsageError
 from worker.replay.window import TopicOffsets
-from worker.stream.config import KafkaConnection, producer_config
+from worker.stream.clients import plain_producer, unreachable
+from worker.stream.config import KafkaConnection
 
 CLIENT_ID = "quantcheck-replay"
 # Every offset lookup is a bounded call: an unreachable broker ends the replay with one line
@@ -47,30 +48,16 @@ def replay_consumer(connection: KafkaConnection) -> Iterator[Any]:
     try:
         consumer = KafkaConsumer(**consumer_config(connection))
     except KafkaError as exc:
-        raise UsageError(
-            f"cannot reach Kafka at {','.join(connection.bootstrap_servers)}: {exc}"
-        ) from None
+        raise unreachable(connection, exc) from None
     try:
         yield consumer
     finally:
         consumer.close(autocommit=False)
 
 
-@contextmanager
-def replay_producer(connection: KafkaConnection) -> Iterator[Any]:
+def replay_producer(connection: KafkaConnection) -> AbstractContextManager[Any]:
     """An idempotent producer for published verdicts and republished claims."""
-    try:
-        producer = KafkaProducer(
-            **producer_config(connection, client_id=CLIENT_ID, transactional_id=None)
-        )
-    except KafkaError as exc:
-        raise UsageError(
-            f"cannot reach Kafka at {','.join(connection.bootstrap_servers)}: {exc}"
-        ) from None
-    try:
-        yield producer
-    finally:
-        producer.close(timeout=10)
+    return plain_producer(connection, client_id=CLIENT_ID, close_timeout_s=10)
 
 
 def existing_topics(consumer: Any) -> set[str]:

@@ -30,6 +30,7 @@ from worker.observability.metrics import Metrics
 from worker.store import DocumentStore
 from worker.stream.backoff import Backoff
 from worker.stream.batch import BatchProcessor, BatchSettings
+from worker.stream.clients import unreachable
 from worker.stream.config import (
     KafkaConnection,
     consumer_config,
@@ -161,9 +162,7 @@ class Worker:
                 )
             )
         except KafkaError as exc:
-            raise UsageError(
-                f"cannot reach Kafka at {','.join(connection.bootstrap_servers)}: {exc}"
-            ) from None
+            raise unreachable(connection, exc) from None
         try:
             existing = set(consumer.topics())
         except KafkaError as exc:

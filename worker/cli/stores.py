@@ -1,0 +1,26 @@
+"""Opening the document store for a command: one line and exit 2 when it cannot be reached."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from worker.errors import TransientError, UsageError
+from worker.store import CachingStore, DocumentStore, open_store
+
+
+@contextmanager
+def opened_store(url: str, *, cache_size: int | None = None) -> Iterator[DocumentStore]:
+    """The store at ``url``, behind an in-process cache of ``cache_size`` documents if given.
+
+    A store that cannot be reached, when the command starts or while it runs, ends the
+    command with one line like any other failure; a command that rides out outages (the
+    worker) handles them before they get here.
+    """
+    try:
+        inner = open_store(url)
+        store = inner if cache_size is None else CachingStore(inner, cache_size)
+        with store:
+            yield store
+    except TransientError as exc:
+        raise UsageError(str(exc)) from None
