@@ -3,7 +3,7 @@
 Each input is about 1,000,000 characters built to defeat a naive pattern: a single run
 of digits, "1-1-1-..." (ranges that never get a unit), unit words with no numbers, digit
 groups split by commas and dots, month names and number words. Reports the median of
-several runs per input, in the default mode and with bare numbers.
+several runs per input, in both scopes (``all``, the default, and ``units``).
 
     .venv/bin/python -m bench.extract_adversarial [--rounds 3]
 """
@@ -14,7 +14,7 @@ import argparse
 import statistics
 
 from bench.common import timed, write_result
-from worker.quantities.extract import extract
+from worker.quantities.extract import Scope, extract
 
 SIZE = 1_000_000
 
@@ -45,12 +45,12 @@ def main() -> None:
     args = parser.parse_args()
     results: dict[str, dict[str, float | int]] = {}
     for name, text in inputs().items():
-        for bare in (False, True):
-            key = f"{name}{'_bare' if bare else ''}"
+        for scope in Scope:
+            key = f"{name}_{scope.value}"
             seconds = [
-                timed(lambda t=text, b=bare: extract(t, bare_numbers=b)) for _ in range(args.rounds)
+                timed(lambda t=text, s=scope: extract(t, scope=s)) for _ in range(args.rounds)
             ]
-            facts = len(extract(text, bare_numbers=bare).mentions)
+            facts = len(extract(text, scope=scope).mentions)
             results[key] = {"seconds_median": round(statistics.median(seconds), 3), "facts": facts}
             print(f"{key:24} {statistics.median(seconds):7.3f} s  {facts} facts")
     path = write_result("extract_adversarial", {"characters": SIZE, "inputs": results})

@@ -30,7 +30,14 @@ VerdictStatus = Literal[
 
 STATUSES: Final[tuple[VerdictStatus, ...]] = get_args(VerdictStatus)
 
-MatchKind = Literal["exact", "within_range", "approximate_match", "converted_match"]
+MatchKind = Literal[
+    "exact",
+    "within_range",
+    "period_match",
+    "approximate_match",
+    "converted_match",
+    "noun_differs",
+]
 """How a claim fact was found in the evidence."""
 
 MATCH_KINDS: Final[tuple[MatchKind, ...]] = get_args(MatchKind)
@@ -106,6 +113,25 @@ class FactResult(BaseModel):
         default=None,
         description="Why the mention could not be used as written (e.g. not a calendar date).",
     )
+    period: str | None = Field(
+        default=None,
+        description="The period the claim states the value for, as a label (e.g."
+        " date_quarter=2021-Q3): the nearest date in the value's clause; null when it has"
+        " none. A value the evidence states only for another period is not matched.",
+    )
+
+
+class SetAsideNumber(BaseModel):
+    """A number in the claim deliberately not checked, with the reason why."""
+
+    model_config = CONTRACT_CONFIG
+
+    text: str = Field(description="The number as the claim writes it.")
+    span: Span = Field(description="Where it sits in the claim text.")
+    reason: str = Field(
+        description='Why it is not a fact: list_marker ("2. " at the start of a line) or'
+        ' citation_marker ("[2]").'
+    )
 
 
 class EvidenceDocument(BaseModel):
@@ -152,6 +178,11 @@ class VerdictEvent(BaseModel):
         default_factory=list,
         description="Remarks that do not change the status (e.g. approximate_match).",
     )
+    set_aside: list[SetAsideNumber] = Field(
+        default_factory=list,
+        description="Numbers in the claim text that are not facts, each with its reason;"
+        " every other digit of the claim lies inside one of the facts.",
+    )
     kb_version: KbVersion = Field(description="Knowledge-base version the evidence was read at.")
     cited_doc_ids: list[Identifier] = Field(description="The claim's cited document IDs.")
     evidence_documents: list[EvidenceDocument] = Field(
@@ -187,6 +218,7 @@ __all__ = [
     "FactResult",
     "MatchKind",
     "Relation",
+    "SetAsideNumber",
     "SourceCoordinates",
     "Span",
     "VerdictEvent",

@@ -73,7 +73,10 @@ SETTINGS: tuple[Setting, ...] = (
             ("auto", "json", "console")),
     Setting("log_level", "info", "lowest log level written", ("debug", "info", "warning", "error")),
     Setting("log_claim_text", "false", "include claim text and prompt in logs", ("true", "false")),
-    Setting("bare_numbers", "false", "treat unitless numbers as facts of category 'number'",
+    Setting("scope", "all",
+            "numbers checked: all (every number: counts, years, identifiers too) or units "
+            "(quantities with units, currency, percent, dates and times)", ("all", "units")),
+    Setting("bare_numbers", "", "deprecated alias: true means --scope all, false --scope units",
             ("true", "false")),
     Setting("citation_mode", "combined",
             "combined: any cited document may support each fact; single: one must support all",

@@ -114,10 +114,46 @@ def test_exact_conversions_get_no_leeway() -> None:
     assert support("1 GiB", "1073.741824 MB").match_kind is MatchKind.EXACT
 
 
-def test_dates_match_exactly_or_not_at_all() -> None:
+def test_a_date_supports_the_periods_that_hold_it_and_never_the_reverse() -> None:
     assert support("on 2026-09-30", "on September 30, 2026").match_kind is MatchKind.EXACT
     assert not support("about 2026-09-30", "2026-09-29").matched
-    assert not support("September 2026", "2026-09-30").matched
+    assert support("September 2026", "2026-09-30").match_kind is MatchKind.PERIOD
+    assert support("in 2026", "2026-09-30").match_kind is MatchKind.PERIOD
+    assert support("Q3 2026", "2026-09-30").match_kind is MatchKind.PERIOD
+    assert support("the 2020s", "in 2026").match_kind is MatchKind.PERIOD
+    assert not support("2026-09-30", "September 2026").matched
+    assert not support("in 2026", "Q3 2025").matched
+
+
+def test_a_period_without_a_year_is_held_by_the_same_parts_in_any_year() -> None:
+    assert support("the second quarter", "fiscal 2022 second quarter").matched
+    assert support("on March 5", "March 5, 2024").match_kind is MatchKind.PERIOD
+    assert not support("March 5, 2024", "on March 5").matched
+    assert not support("on March 6", "March 5, 2024").matched
+    assert not support("on February 29", "February 28, 2025").matched
+
+
+def test_a_date_inside_an_evidence_range_is_within_range() -> None:
+    check = support("on 2026-10-05", "from 2026-10-01 to 2026-10-14")
+    assert check.match_kind is MatchKind.WITHIN_RANGE
+    assert not support("on 2026-10-15", "from 2026-10-01 to 2026-10-14").matched
+
+
+def test_a_value_stated_for_another_period_is_not_matched() -> None:
+    evidence = index(
+        "EPS was $3.69 for the third quarter of 2021, up from $2.75 in the third quarter of 2020."
+    )
+    right, wrong = (
+        extract(f"EPS was $3.69 in the third quarter of {year}.").mentions[0]
+        for year in (2021, 2020)
+    )
+    assert find_support(right, [("D1", evidence)]).matched
+    check = find_support(wrong, [("D1", evidence)])
+    assert not check.matched
+    assert wrong.period is not None
+    assert wrong.period.label() == "date_quarter=2020-Q3"
+    assert check.other_period is not None
+    assert check.other_period.label() == "date_quarter=2021-Q3"
 
 
 def test_impossible_claim_date_never_matches() -> None:

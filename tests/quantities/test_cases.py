@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from worker.checker import Checker, CheckOptions, CitationMode, Claim, Document, Status
+from worker.quantities.extract import Scope
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "data" / "quantity_cases.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
@@ -27,6 +28,7 @@ KNOWN_FIELDS = {
     "reason_contains",
     "flags",
     "labels",
+    "changed_by",
 }
 
 
@@ -47,7 +49,7 @@ def checker_of(case: dict[str, Any]) -> Checker:
     options = case.get("options", {})
     return Checker(
         CheckOptions(
-            bare_numbers=options.get("bare_numbers", False),
+            scope=Scope(options.get("scope", "all")),
             citation_mode=CitationMode(options.get("citation_mode", "combined")),
         )
     )

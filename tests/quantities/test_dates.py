@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from worker.quantities import dates
-from worker.quantities.extract import extract
+from worker.quantities.extract import Scope, extract
 
 
 @pytest.mark.parametrize(
@@ -90,8 +90,10 @@ def test_quarters() -> None:
     assert dates.quarter(3, "2026").text == "2026-Q3"
     assert dates.quarter(2, None).text == "Q2"
     assert dates.quarter(2, None).category == "date_quarter"
-    assert [dates.quarter_word(w) for w in ("First", "2nd", "third", "4th")] == [1, 2, 3, 4]
+    assert [dates.ordinal(w) for w in ("First", "2nd", "third", "4th")] == [1, 2, 3, 4]
 
 
 def test_two_digit_years_and_unknown_forms_are_not_dates() -> None:
-    assert extract("Due 30/09/26 or 9/30/2026.").mentions == ()
+    assert extract("Due 30/09/26 or 9/30/2026.", scope=Scope.UNITS).mentions == ()
+    found = extract("Due 30/09/26 or 9/30/2026.").mentions
+    assert "date" not in {m.fact.category for m in found}  # each number read, never a date

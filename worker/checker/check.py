@@ -15,12 +15,12 @@ from worker.checker.compare import EvidenceIndex, find_support
 from worker.checker.evidence_cache import LruCache
 from worker.checker.gates import citation_failure
 from worker.checker.model import Claim, Document, EvidenceRef, FactCheck, MatchKind, Status, Verdict
-from worker.quantities.extract import extract
+from worker.quantities.extract import Scope, extract, extract_document
 from worker.quantities.facts import Mention
 
 # Bumped whenever the same input could produce a different verdict, so recorded
 # verdicts can be told apart from replays by a newer checker.
-CHECKER_VERSION = "1.0.0"
+CHECKER_VERSION = "2.0.0"
 
 
 class CitationMode(StrEnum):
@@ -34,7 +34,7 @@ class CitationMode(StrEnum):
 class CheckOptions:
     """Choices that change verdicts; fixed for the life of a :class:`Checker`."""
 
-    bare_numbers: bool = False
+    scope: Scope = Scope.ALL
     citation_mode: CitationMode = CitationMode.COMBINED
     evidence_cache_size: int = 4096
 
@@ -55,13 +55,19 @@ class Checker:
         cited = list(dict.fromkeys(claim.cited_doc_ids))
         refs = tuple(EvidenceRef(d, documents[d].sha256) for d in cited)
         indexes = [(doc_id, self.evidence(documents[doc_id])) for doc_id in cited]
-        claimed = extract(claim.text, bare_numbers=self.options.bare_numbers)
+        claimed = extract(claim.text, scope=self.options.scope)
         flags = set(claimed.flags)
         for _, index in indexes:
             flags.update(f"evidence_{flag}" for flag in index.extraction.flags)
+        set_aside = claimed.set_aside
         if not claimed.mentions:
             return Verdict(
-                Status.NEEDS_REVIEW_NO_QUANTITY, reasons.NO_QUANTITY, (), tuple(sorted(flags)), refs
+                Status.NEEDS_REVIEW_NO_QUANTITY,
+                reasons.NO_QUANTITY,
+                (),
+                tuple(sorted(flags)),
+                refs,
+                set_aside,
             )
         if self.options.citation_mode is CitationMode.SINGLE and len(indexes) > 1:
             checks = _best_single_document(claimed.mentions, indexes)
@@ -80,14 +86,14 @@ class Checker:
             status, reason = Status.NEEDS_REVIEW_NEGATION, reasons.negation(conflicts)
         else:
             status, reason = Status.SUPPORTED, reasons.supported(checks)
-        return Verdict(status, reason, checks, tuple(sorted(flags)), refs)
+        return Verdict(status, reason, checks, tuple(sorted(flags)), refs, set_aside)
 
     def evidence(self, document: Document) -> EvidenceIndex:
         """The document's extracted facts, computed once per distinct content."""
         return self.evidence_cache.get_or_compute(
             document.sha256,
             lambda: EvidenceIndex.build(
-                extract(document.text, bare_numbers=self.options.bare_numbers)
+                extract_document(document.text, scope=self.options.scope), document.text
             ),
         )
 

@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from worker.quantities.facts import Mention, Span
+from worker.quantities.facts import Fact, Mention, SetAside, Span
 
 
 class Status(StrEnum):
@@ -36,8 +36,10 @@ class MatchKind(StrEnum):
 
     EXACT = "exact"
     WITHIN_RANGE = "within_range"
+    PERIOD = "period_match"
     APPROXIMATE = "approximate_match"
     CONVERTED = "converted_match"
+    NOUN_DIFFERS = "noun_differs"
 
 
 def sha256_text(text: str) -> str:
@@ -86,6 +88,8 @@ class FactCheck:
     evidence_doc_id: str | None = None
     evidence: Mention | None = None
     negation_conflict: bool = False
+    # When the value is in the evidence only for another period: that period.
+    other_period: Fact | None = None
 
     @property
     def evidence_span(self) -> Span | None:
@@ -102,3 +106,4 @@ class Verdict:
     facts: tuple[FactCheck, ...] = ()
     flags: tuple[str, ...] = ()
     evidence: tuple[EvidenceRef, ...] = ()
+    set_aside: tuple[SetAside, ...] = ()

@@ -10,10 +10,16 @@ NO_QUANTITY = "no recognized quantity or date"
 
 
 def fact_label(check: FactCheck) -> str:
-    """A claim fact's label, with its problem appended when it has one."""
+    """A claim fact's label, with its problem appended when it has one, and the periods
+    when the evidence states the value for another one:
+    ``money_usd=3.69 for date_quarter=2020-Q3 (evidence: date_quarter=2021-Q3)``."""
     mention = check.mention
     label = mention.fact.label()
-    return label if mention.problem is None else f"{label} ({mention.problem})"
+    if mention.problem is not None:
+        return f"{label} ({mention.problem})"
+    if check.other_period is not None and mention.period is not None:
+        return f"{label} for {mention.period.label()} (evidence: {check.other_period.label()})"
+    return label
 
 
 def labelled(phrase: str, checks: Iterable[FactCheck]) -> str:

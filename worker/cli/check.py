@@ -13,7 +13,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 
-from worker.checker import Checker, CheckOptions, CitationMode, Claim, Status, Verdict
+from worker.checker import Checker, Claim, Status, Verdict
+from worker.cli.checker_options import CHECK_SETTINGS, check_options
 from worker.cli.stores import opened_store
 from worker.errors import UsageError
 from worker.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
@@ -22,7 +23,7 @@ from worker.reports.chart import write_chart
 from worker.reports.results import ResultsWriter, results_file
 from worker.reports.summary import ordered_counts, summary_lines
 from worker.reports.table import print_verdict_table
-from worker.settings import add_settings, as_bool, as_int
+from worker.settings import add_settings, as_int
 from worker.store.resolve import resolve_cited
 
 # Claims are checked in chunks so the store sees one query per version per chunk and
@@ -56,9 +57,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         [
             "store_url",
             "kb_version",
-            "bare_numbers",
-            "citation_mode",
-            "evidence_cache_size",
+            *CHECK_SETTINGS,
             "document_cache_size",
         ],
     )
@@ -68,14 +67,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Check every claim of the file and report."""
     fail_on = _statuses(args.fail_on)
-    options = CheckOptions(
-        bare_numbers=as_bool(args.bare_numbers),
-        citation_mode=CitationMode(args.citation_mode),
-        evidence_cache_size=as_int(
-            args.evidence_cache_size, name="--evidence-cache-size", minimum=1
-        ),
-    )
-    checker = Checker(options)
+    checker = Checker(check_options(args))
     statuses: list[str] = []
     expected: list[str | None] = []
     shown: list[tuple[ClaimRow, Verdict]] = []

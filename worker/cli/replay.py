@@ -13,8 +13,8 @@ import sys
 
 from schemas import DEAD_LETTER_KINDS, STATUSES
 from worker.checker import Checker
+from worker.cli.checker_options import CHECK_SETTINGS, check_options
 from worker.cli.stores import opened_store
-from worker.cli.worker import check_options
 from worker.errors import TransientError, UsageError
 from worker.replay.outputs import output_format
 from worker.replay.replayer import Filters
@@ -29,9 +29,7 @@ REPLAY_SETTINGS: tuple[str, ...] = (
     "verdicts_topic",
     "dlq_topic",
     "max_message_bytes",
-    "bare_numbers",
-    "citation_mode",
-    "evidence_cache_size",
+    *CHECK_SETTINGS,
     "document_cache_size",
 )
 """The settings a replay shares with the worker, so it checks claims the same way."""

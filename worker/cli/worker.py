@@ -13,7 +13,8 @@ from types import FrameType
 
 import structlog
 
-from worker.checker import Checker, CheckOptions, CitationMode
+from worker.checker import Checker
+from worker.cli.checker_options import CHECK_SETTINGS, check_options
 from worker.cli.stores import opened_store
 from worker.errors import UsageError
 from worker.observability.http import MetricsServer, start_from_settings
@@ -43,9 +44,7 @@ WORKER_SETTINGS: tuple[str, ...] = (
     "log_format",
     "log_level",
     "log_claim_text",
-    "bare_numbers",
-    "citation_mode",
-    "evidence_cache_size",
+    *CHECK_SETTINGS,
     "document_cache_size",
 )
 
@@ -88,15 +87,6 @@ def worker_options(args: argparse.Namespace) -> WorkerOptions:
         max_message_bytes=as_int(args.max_message_bytes, name="max_message_bytes", minimum=1),
         shutdown_timeout_s=as_int(args.shutdown_timeout_s, name="shutdown_timeout_s", minimum=1),
         log_claim_text=as_bool(args.log_claim_text),
-    )
-
-
-def check_options(args: argparse.Namespace) -> CheckOptions:
-    """The checker's options from the parsed settings."""
-    return CheckOptions(
-        bare_numbers=as_bool(args.bare_numbers),
-        citation_mode=CitationMode(args.citation_mode),
-        evidence_cache_size=as_int(args.evidence_cache_size, name="evidence_cache_size"),
     )
 
 

@@ -1,175 +1,793 @@
-"""Extraction: text in, the quantities and dates it states out (pure, linear time).
+"""Extraction: text in, the quantities, dates and other numbers it states out (pure, linear).
 
-One scan of the NFKC-normalized text with the master pattern finds every candidate;
-each candidate is then read in a bounded window of its own clause for a bound ("at
-most"), a hedge ("about") and a negation ("do not"). Spans refer to the original text.
+One left-to-right scan of the NFKC-normalized text with the master pattern finds every
+candidate; each is read in a bounded window of its own clause for a bound ("at most"), a
+hedge ("about") and a negation ("do not"). In the ``all`` scope every digit and number
+word then has to be inside a fact or set aside with a reason: whatever no rule read
+becomes a plain ``number`` fact, so nothing in a claim goes unchecked. Spans refer to the
+original text.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from decimal import Context, Decimal, Inexact
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from decimal import Context as DecimalContext
+from decimal import Decimal, Inexact
+from enum import StrEnum
 
-from worker.quantities import dates, patterns, units
-from worker.quantities.facts import (
-    CONTEXT,
-    Fact,
-    Literal,
-    Mention,
-    Relation,
-    Span,
-)
+from worker.quantities import clock, counts, dates, identifiers, patterns, structured, units
+from worker.quantities.binding import bind_periods
+from worker.quantities.context import Context, after_change_word, previous_words, read_context
+from worker.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, SetAside, Span
 from worker.quantities.numbers import Number, UnreadableNumber, parse_number
-from worker.quantities.phrases import FRACTION_WORDS
+from worker.quantities.phrases import (
+    FRACTION_WORDS,
+    SCORE_AFTER,
+    SCORE_BEFORE,
+    YEAR_DETERMINERS,
+    YEAR_WORDS,
+)
 from worker.quantities.text import NormalizedText, normalize
 
-# How far back from a number the bound, hedge and negation cues are looked for.
-_PREFIX_WINDOW = 40
-_CLAUSE_WINDOW = 120
 # Inexact conversions (°F -> °C, psi -> kPa, km/h -> m/s) are stored to this many
 # decimal places: far finer than any written precision, and identical for equal inputs.
 _INEXACT_PLACES = Decimal("1e-9")
 
-BARE_CATEGORY = "number"
+NUMBER = "number"
+IDENTIFIER = "identifier"
+SCORE = "score"
+ORDINAL = "ordinal"
+TIME_OF_DAY = "time_of_day"
+COUNT_PREFIX = "count["
+
+
+class Scope(StrEnum):
+    """Which numbers a check reads."""
+
+    ALL = "all"  # every number: counts, years, identifiers, bare numbers too
+    UNITS = "units"  # quantities with units, currency, percent, dates and times of day
+
+
+def in_units_scope(category: str) -> bool:
+    """Whether the ``units`` scope reads a category: not numbers without a unit (counts,
+    plain numbers, identifiers, scores, ordinals), nor bare years and decades."""
+    return category not in _BEYOND_UNITS and not category.startswith(COUNT_PREFIX)
+
+
+_BEYOND_UNITS = frozenset({NUMBER, IDENTIFIER, SCORE, ORDINAL, dates.YEAR, dates.DECADE})
+_YEAR_WORDS = frozenset(YEAR_WORDS)
+_YEAR_DETERMINERS = frozenset(YEAR_DETERMINERS)
+_SCORE_BEFORE = frozenset(SCORE_BEFORE)
+_SCORE_AFTER = frozenset(SCORE_AFTER)
+_NEXT_WORD = re.compile(r"\s*+([A-Za-z]+)")
+_RANGE_DASH = re.compile(r"\s*[-–—]\s*")
+# What may separate two unreadable numbers that are reported as one: "one" and "and" are
+# number words the sweep does not look for.
+_NUMBER_WORD_GAP = re.compile(r"(?:[\s\-]++|(?i:one|and)\b)*+")
+
+
+# A value as written: the number, the scale after it ("million") and its unit.
+_Written = tuple[Number, Decimal, units.Unit]
 
 
 @dataclass(frozen=True, slots=True)
 class Extraction:
-    """Everything found in one text: its facts, and flags for what could not be read."""
+    """Everything found in one text: its facts, the numbers set aside, and flags for what
+    could not be read."""
 
     mentions: tuple[Mention, ...]
     flags: tuple[str, ...] = ()
+    set_aside: tuple[SetAside, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Context:
-    start: int
-    relation: Relation
-    approximate: bool
-    negated: bool
+def extract(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
+    """Find every fact in ``text`` that ``scope`` reads."""
+    return _Reader(normalize(text), scope).read()
 
 
-def extract(text: str, *, bare_numbers: bool = False) -> Extraction:
-    """Find every quantity and date in ``text``.
+def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
+    """Like :func:`extract`, but a JSON document or a CSV or markdown table is read cell
+    by cell (see :mod:`worker.quantities.structured`): how evidence is read."""
+    table = structured.cells(text)
+    if table is not None:
+        return _read_cells(text, table, scope)
+    return extract(text, scope=scope)
 
-    Without ``bare_numbers`` a number counts only with a unit, a currency or as part of
-    a date; with it, unitless numbers become facts of category ``number`` (except
-    versions, identifiers and list markers).
-    """
-    norm = normalize(text)
-    scan = norm.text
-    pattern = patterns.QUANTITY_OR_BARE if bare_numbers else patterns.QUANTITY
-    mentions: list[Mention] = []
+
+_DATA_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_KEY_UNIT = re.compile(r"[(\[]\s*([^()\[\]]+?)\s*[)\]]")
+_KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+")
+
+
+def _read_cells(text: str, table: list[structured.Cell], scope: Scope) -> Extraction:
+    """Facts of a data document: each number takes its unit from the document's units
+    map or its key, each text cell is read as prose, and each number is stated for the
+    date of its own record."""
     flags: set[str] = set()
-    for match in pattern.finditer(scan):
-        try:
-            found = _read(match, scan, norm)
-        except UnreadableNumber as exc:
-            flags.add(exc.flag)
+    read: list[tuple[structured.Cell, list[Mention], bool]] = []
+    dated: dict[int, Fact] = {}
+    for cell in table:
+        written = text[cell.start : cell.end]
+        if _DATA_NUMBER.fullmatch(written):
+            read.append((cell, [_data_value(cell, written)], True))
             continue
-        for mention in found:
-            if mention.problem is not None:
-                flags.add("invalid_date")
-            mentions.append(mention)
+        found = _Reader(normalize(written), scope).read()
+        flags.update(found.flags)
+        moved = [
+            replace(
+                m,
+                span=Span(m.span.start + cell.start, m.span.end + cell.start),
+                period=None,
+            )
+            for m in found.mentions
+        ]
+        for mention in moved:
+            if mention.fact.category in dates.PERIOD_CATEGORIES:
+                dated.setdefault(cell.record, mention.fact)
+        read.append((cell, moved, False))
+    mentions: list[Mention] = []
+    for cell, found_here, is_value in read:
+        period = dated.get(cell.record) if is_value else None
+        mentions.extend(m if period is None else replace(m, period=period) for m in found_here)
+    if scope is Scope.UNITS:
+        mentions = [m for m in mentions if in_units_scope(m.fact.category)]
     return Extraction(tuple(mentions), tuple(sorted(flags)))
 
 
-def _read(match: re.Match[str], scan: str, norm: NormalizedText) -> list[Mention]:
-    if match["q_num1"] is not None:
-        return _quantity(match, scan, norm)
-    if match["iso"] is not None:
-        year, month, day = match["iso"].split("-")
-        return [_date(match, scan, norm, dates.calendar_date(year, month, day))]
-    if match["mdy_m"] is not None:
-        value = dates.calendar_date(
-            match["mdy_y"], dates.month_number(match["mdy_m"]), match["mdy_d"]
-        )
-        return [_date(match, scan, norm, value)]
-    if match["dmy_d"] is not None:
-        value = dates.calendar_date(
-            match["dmy_y"], dates.month_number(match["dmy_m"]), match["dmy_d"]
-        )
-        return [_date(match, scan, norm, value)]
-    if match["my_m"] is not None:
-        return [_date(match, scan, norm, dates.month_of_year(match["my_m"], match["my_y"]))]
-    if match["q_n"] is not None:
-        value = dates.quarter(int(match["q_n"][1]), match["q_y"])
-        return [_date(match, scan, norm, value)]
-    if match["qw_n"] is not None:
-        value = dates.quarter(dates.quarter_word(match["qw_n"]), match["qw_y"])
-        return [_date(match, scan, norm, value)]
-    if match["cur"] is not None:
-        return [_money(match, scan, norm)]
-    return [_half(match, scan, norm)]
+def _data_value(cell: structured.Cell, written: str) -> Mention:
+    """A number in data, in the unit its document states for its key."""
+    number = parse_number(written)
+    unit = _unit_of_key(cell)
+    base, exact = _to_base(number.value, Decimal(1), unit)
+    literal = Literal(
+        number.value, number.exponent, Decimal(1), unit.shift, unit.numerator, unit.denominator
+    )
+    fact = Fact(unit.category, Relation.EQ, base)
+    return Mention(fact, Span(cell.start, cell.end), written, exact=exact, literal=literal)
 
 
-def _date(match: re.Match[str], scan: str, norm: NormalizedText, value: dates.DateValue) -> Mention:
-    context = _context(scan, match.start(), allow_bound=False)
-    fact = Fact(value.category, Relation.EQ, value.text)
-    return _mention(norm, fact, context, match.end(), problem=value.problem)
+def _unit_of_key(cell: structured.Cell) -> units.Unit:
+    """The unit of a data value: from the units map, else from its key ("price (USD)",
+    "duration_seconds"), else a count of the key's noun ("employees"), else none."""
+    candidates = [] if cell.unit is None else [cell.unit]
+    candidates += _KEY_UNIT.findall(cell.key)
+    words = _KEY_WORDS.findall(cell.key)
+    candidates += words[-1:]
+    for candidate in candidates:
+        unit = units.lookup(candidate.strip())
+        if unit is not None:
+            return unit
+    if words:
+        noun = counts.counted_noun(words[-1], 0)
+        if noun is not None and noun.plural:
+            return units.Unit(name=noun.lemma, category=f"{COUNT_PREFIX}{noun.lemma}]")
+    return units.Unit(name=NUMBER, category=NUMBER)
 
 
-def _money(match: re.Match[str], scan: str, norm: NormalizedText) -> Mention:
-    category = units.CURRENCY_PREFIXES[match["cur"]]
-    number = parse_number(match["cur_num"])
-    scale_text = match["cur_scale"]
-    scale = Decimal(1)
-    if scale_text is not None:
-        folded = scale_text.casefold()
-        scale = units.SCALE_WORDS.get(folded) or units.CURRENCY_SCALES[folded]
-    unit = units.Unit(name=category, category=category)
-    return _single(match, scan, norm, number, scale=scale, unit=unit)
+class _Reader:
+    """One pass over one text; collects mentions in the order their numbers appear."""
 
+    def __init__(self, norm: NormalizedText, scope: Scope):
+        self.norm = norm
+        self.scan = norm.text
+        self.scope = scope
+        self.mentions: list[Mention] = []
+        self.flags: set[str] = set()
+        self.set_aside: list[SetAside] = []
+        # Spans of the normalized text already read, in order: what the sweep skips.
+        self.covered: list[tuple[int, int]] = []
+        # The unreadable number not reported yet: a run of them becomes one fact.
+        self.unreadable: tuple[int, int, str] | None = None
 
-def _half(match: re.Match[str], scan: str, norm: NormalizedText) -> Mention:
-    unit = _unit(match["half_unit"])
-    value = Decimal(FRACTION_WORDS[match["half"].casefold()])
-    exponent = value.as_tuple().exponent
-    assert isinstance(exponent, int)
-    return _single(match, scan, norm, Number(value, exponent), scale=Decimal(1), unit=unit)
+    def read(self) -> Extraction:
+        position = 0
+        scan = self.scan
+        search = patterns.MASTER.search
+        while (match := search(scan, position)) is not None:
+            position = self._dispatch(match)
+        mentions = self.mentions
+        if self.scope is Scope.ALL:
+            self._flush_unreadable()
+            self._sweep()
+            self._flush_unreadable()
+            mentions.sort(key=lambda m: m.span.start)
+        else:
+            mentions = [m for m in mentions if in_units_scope(m.fact.category)]
+        mentions = bind_periods(self.norm.original, _period_ranges(self.norm.original, mentions))
+        return Extraction(tuple(mentions), tuple(sorted(self.flags)), tuple(self.set_aside))
 
+    def _dispatch(self, match: re.Match[str]) -> int:
+        """Read one candidate; the offset the scan resumes from."""
+        reader = _READERS[match.lastgroup or ""]
+        try:
+            accepted = reader(self, match)
+        except UnreadableNumber as exc:
+            self._unreadable(match.start(), match.end(), exc.flag)
+            return match.end()
+        if accepted:
+            return match.end()
+        # A candidate that is something else: an identifier that is not one ("10m", "In
+        # 2019") is read again at the same offset without identifiers; anything else is
+        # stepped past by one character.
+        if match.lastgroup in _IDENTIFIER_READERS:
+            again = patterns.WITHOUT_IDENTIFIERS.match(self.scan, match.start())
+            if again is not None:
+                return self._dispatch(again)
+        return match.start() + 1
 
-def _quantity(match: re.Match[str], scan: str, norm: NormalizedText) -> list[Mention]:
-    first = parse_number(match["q_num1"])
-    if _after_digit_group(scan, match.start("q_num1"), match["q_num1"]):
-        # "1 000 MB": a space may group thousands, and "000 MB" alone would read as zero.
-        raise UnreadableNumber("ambiguous_number")
-    scale1 = _scale(match["q_scale1"])
-    unit1_text = match["q_unit1"] or match["q_unit1_spaced"]
-    unit1 = None if unit1_text is None else _unit(unit1_text)
-    if match["q_num2"] is None:
+    # --- dates and periods -------------------------------------------------------------
+
+    def _date(self, m: re.Match[str]) -> bool:
+        if m["iso"] is not None:
+            year, month, day = m["iso"].split("-")
+            value = dates.calendar_date(year, month, day)
+        else:
+            value = dates.calendar_date(m["dmy_y"], dates.month_number(m["dmy_m"]), m["dmy_d"])
+        return self._period(m, value)
+
+    def _month(self, m: re.Match[str]) -> bool:
+        if m["mdy_m"] is not None:
+            value = dates.calendar_date(m["mdy_y"], dates.month_number(m["mdy_m"]), m["mdy_d"])
+        else:
+            value = dates.month_of_year(m["my_m"], m["my_y"])
+        return self._period(m, value)
+
+    def _quarter_letter(self, m: re.Match[str]) -> bool:
+        number = int(m["pq_n"])
+        year = _year_after(m, "pq")
+        value = dates.quarter(number, year) if m["pq_k"] == "Q" else dates.half(number, year)
+        return self._period(m, value)
+
+    def _quarter_digit(self, m: re.Match[str]) -> bool:
+        number = int(m["pn_n"])
+        year = m["pn_y"] or (None if m["pn_yy"] is None else dates.full_year(m["pn_yy"]))
+        value = dates.quarter(number, year) if m["pn_k"] == "Q" else dates.half(number, year)
+        return self._period(m, value)
+
+    def _quarter_words(self, m: re.Match[str]) -> bool:
+        number = dates.ordinal(m["pw_n"])
+        year = m["pw_pre"] or _year_after(m, "pw")
+        if m["pw_k"].casefold() == "quarter":
+            value = dates.quarter(number, year)
+        elif number <= 2:
+            value = dates.half(number, year)
+        else:
+            return False
+        return self._period(m, value)
+
+    def _fiscal_year(self, m: re.Match[str]) -> bool:
+        return self._period(m, dates.year(dates.full_year(m["fy_y"])))
+
+    def _decade(self, m: re.Match[str]) -> bool:
+        part = m["dec_part"]
+        return self._period(m, dates.decade(int(m["dec"]), None if part is None else part.lower()))
+
+    def _decade_short(self, m: re.Match[str]) -> bool:
+        tens = int(m["dec_yy"])
+        # '00s to '20s are this century's; earlier decades the last one's.
+        return self._period(m, dates.decade((2000 if tens <= 20 else 1900) + tens, None))
+
+    def _year_part(self, m: re.Match[str]) -> bool:
+        side = m["yr_mod"].casefold()
+        relation = {"pre": Relation.LT, "post": Relation.GT}.get(side, Relation.EQ)
+        return self._period(m, dates.year(m["yr"]), relation=relation)
+
+    def _period(
+        self, m: re.Match[str], value: dates.DateValue, *, relation: Relation = Relation.EQ
+    ) -> bool:
+        context = read_context(self.scan, m.start(), allow_bound=False)
+        fact = Fact(value.category, relation, value.text)
+        self._add(fact, context, m.end(), problem=value.problem)
+        if value.problem is not None:
+            self.flags.add("invalid_date")
+        return True
+
+    # --- times of day --------------------------------------------------------------------
+
+    def _clock(self, m: re.Match[str]) -> bool:
+        first = clock.time_of_day(m, "c1")
+        if m["c_hrs"] is not None and m["c2_h"] is None and m["c2_hh"] is None:
+            duration = clock.duration(m, "c1")
+            if duration is not None:
+                context = read_context(self.scan, m.start(), allow_bound=True)
+                fact = Fact("time_seconds", context.relation, duration)
+                self._add(fact, context, m.end())
+                return True
+        context = read_context(self.scan, m.start(), allow_bound=False)
+        if m["c2_h"] is None and m["c2_hh"] is None and m["c2_w"] is None:
+            fact = Fact(TIME_OF_DAY, Relation.EQ, first.text)
+            self._add(fact, context, m.end(), problem=first.problem)
+            return True
+        second = clock.time_of_day(m, "c2")
+        fact = Fact(TIME_OF_DAY, Relation.RANGE, first.text, second.text)
+        self._add(fact, context, m.end(), problem=first.problem or second.problem)
+        return True
+
+    # --- money ---------------------------------------------------------------------------
+
+    def _money(self, m: re.Match[str]) -> bool:
+        category = units.CURRENCY_PREFIXES[m["m1_cur"]]
+        unit = units.Unit(name=category, category=category)
+        first = parse_number(m["m1_num"])
+        scale1 = _currency_scale(m["m1_scale"])
+        second_text = m["m2_num"] or m["m2_bare"]
+        if second_text is None:
+            tail = _trailing(m["m_tail"])
+            self._single(m.start(), m.end(), first, scale1, unit, tail=tail)
+            return True
+        second = parse_number(second_text)
+        scale2 = _currency_scale(m["m2_scale"] or m["m2_bscale"])
+        other = units.CURRENCY_PREFIXES.get(m["m2_cur"] or m["m1_cur"], category)
+        if m["m1_scale"] is None and scale2 != 1 and first.value <= second.value:
+            scale1 = scale2  # "$1.5-2 million": the scale covers both ends
+        if other != category or self._is_change(m, "m1_num"):
+            end1 = m.end("m1_scale") if m["m1_scale"] is not None else m.end("m1_num")
+            self._single(m.start(), end1, first, scale1, unit)
+            start2 = m.start("m2_cur") if m["m2_cur"] is not None else m.start("m2_bare")
+            unit2 = units.Unit(name=other, category=other)
+            self._single(start2, m.end(), second, scale2, unit2, allow_bound=False)
+            return True
+        self._range(m.start(), m.end(), (first, scale1, unit), (second, scale2, unit))
+        return True
+
+    def _is_change(self, m: re.Match[str], first_group: str) -> bool:
+        """ "rose from $310 million to $388 million": two values, not an interval."""
+        connector = self.scan[m.end(first_group) : m.end()]
+        if " to " not in connector.casefold():
+            return False
+        return after_change_word(self.scan, m.start())
+
+    # --- fractions ---------------------------------------------------------------------------
+
+    def _half(self, m: re.Match[str]) -> bool:
+        unit = _unit(m["half_unit"])
+        value = Decimal(FRACTION_WORDS[m["half"].casefold()])
+        exponent = value.as_tuple().exponent
+        assert isinstance(exponent, int)
+        self._single(m.start(), m.end(), Number(value, exponent), Decimal(1), unit)
+        return True
+
+    # --- identifiers ---------------------------------------------------------------------
+
+    def _identifier_word(self, m: re.Match[str]) -> bool:
+        letter = m["idw_l"]
+        if letter is None and patterns.UNIT_AHEAD.match(self.scan, m.end()):
+            return False  # "level 5%": a quantity after a word that often names things
+        code = m["idw_n"] + ("" if letter is None else letter)
+        return self._identifier(m, identifiers.canonical(m["idw"], code))
+
+    def _identifier_version(self, m: re.Match[str]) -> bool:
+        return self._identifier(m, identifiers.canonical("v", m["idv_n"]))
+
+    def _identifier_name(self, m: re.Match[str]) -> bool:
+        opens = _opens_sentence(self.scan, m.start())
+        if not identifiers.is_name(m["idn"], opens_sentence=opens):
+            return False
+        if patterns.UNIT_AHEAD.match(self.scan, m.end()):
+            return False
+        if clock.AMPM_AHEAD.match(self.scan, m.end()):
+            return False
+        return self._identifier(m, identifiers.canonical(m["idn"], m["idn_n"]))
+
+    def _identifier_dotted(self, m: re.Match[str]) -> bool:
+        return self._identifier(m, identifiers.canonical(None, m["iddot"]))
+
+    def _identifier_multi(self, m: re.Match[str]) -> bool:
+        word = m["idm"].split()[1]
+        if not identifiers.is_name(word):
+            return False
+        return self._identifier(m, identifiers.canonical(None, m["idm"]))
+
+    def _identifier_code(self, m: re.Match[str]) -> bool:
+        code = m["idc"]
+        ordinal = identifiers.ordinal_of(code)
+        if ordinal is not None:
+            context = read_context(self.scan, m.start(), allow_bound=False)
+            self._add(Fact(ORDINAL, Relation.EQ, Decimal(ordinal)), context, m.end())
+            return True
+        if identifiers.measures_something(code):
+            return False
+        return self._identifier(m, identifiers.canonical(None, code))
+
+    def _identifier(self, m: re.Match[str], value: str) -> bool:
+        context = read_context(self.scan, m.start(), allow_bound=False)
+        self._add(Fact(IDENTIFIER, Relation.EQ, value), context, m.end())
+        return True
+
+    # --- numbers with or without units ---------------------------------------------------
+
+    def _quantity(self, m: re.Match[str]) -> bool:
+        start = m.start()
+        first = parse_number(m["q_num1"])
+        if _after_digit_group(self.scan, m.start("q_num1"), m["q_num1"]):
+            # "1 000 MB": a space may group thousands, and "000 MB" alone would read as zero.
+            raise UnreadableNumber("ambiguous_number")
+        scale1 = _scale(m, "q_scale1")
+        unit1 = _unit_of(m, "q_unit1")
+        tail = _trailing(m["q_tail2"] or m["q_tail1"] or m["q_after"])
+        if m["q_num2"] is None:
+            if unit1 is not None and (lookalike := self._scale_lookalike(m)) is not None:
+                scale1, unit1 = lookalike, None
+            if unit1 is None:
+                self._unitless_single(m, first, scale1, tail)
+            else:
+                self._single(start, m.end(), first, scale1, unit1, tail=tail)
+            return True
+        second = parse_number(m["q_num2"])
+        scale2 = _scale(m, "q_scale2")
+        unit2 = _unit_of(m, "q_unit2")
+        if scale1 == 1 and scale2 != 1 and first.value <= second.value:
+            scale1 = scale2  # "between 5 and 10 million dollars": both ends in millions
+        if unit2 is None:
+            self._unitless_range(m, first, scale1, second, scale2)
+            return True
         if unit1 is None:
-            return [_bare(match, scan, norm, first, scale1)]
-        return [_single(match, scan, norm, first, scale=scale1, unit=unit1)]
-    second = parse_number(match["q_num2"])
-    scale2 = _scale(match["q_scale2"])
-    unit2_text = match["q_unit2"] or match["q_unit2_spaced"]
-    if unit2_text is None:
-        # Only bare-number mode lets a range go without any unit: "3-5" is one interval.
-        unit2 = units.Unit(name=BARE_CATEGORY, category=BARE_CATEGORY)
-        _reject_identifier(scan, match)
-    else:
-        unit2 = _unit(unit2_text)
-    if unit1 is None:
-        unit1 = unit2
-    if unit1.category != unit2.category:
-        # "5 MB to 10 seconds" is not an interval: each value stands alone.
-        head = _single(
-            match, scan, norm, first, scale=scale1, unit=unit1, end=match.end("q_has_unit1")
+            unit1 = unit2
+        if unit1.category != unit2.category or self._is_change(m, "q_num1"):
+            # "5 MB to 10 seconds", "grew from 10 GB to 20 GB": two values.
+            end1 = m.end("q_has_unit1") if m["q_has_unit1"] is not None else m.end("q_num1")
+            self._single(start, end1, first, scale1, unit1)
+            self._single(m.start("q_num2"), m.end(), second, scale2, unit2, allow_bound=False)
+            return True
+        self._range(start, m.end(), (first, scale1, unit1), (second, scale2, unit2))
+        return True
+
+    def _scale_lookalike(self, m: re.Match[str]) -> Decimal | None:
+        """ "10m users": a glued unit symbol that is a scale because a counted noun follows."""
+        symbol = m["q_unit1"]
+        if symbol not in units.SCALE_LOOKALIKES or m.start("q_unit1") != m.end("q_num1"):
+            return None
+        noun = counts.counted_noun(self.scan, m.end())
+        if noun is None or not noun.plural:
+            return None
+        return units.SCALE_LOOKALIKES[symbol]
+
+    def _unitless_single(
+        self, m: re.Match[str], number: Number, scale: Decimal, tail: Relation | None
+    ) -> None:
+        start, end = m.start(), m.end()
+        if self._list_marker(m):
+            return
+        written = m["q_num1"]
+        noun = counts.counted_noun(self.scan, end)
+        if scale == 1 and tail is None and _is_year_like(written):
+            before, _ = previous_words(self.scan, start)
+            counted = noun is not None and noun.plural and not noun.yearly
+            if before in _YEAR_WORDS or (
+                1800 <= int(written) <= 2100 and (not counted or before in _YEAR_DETERMINERS)
+            ):
+                self._period(m, dates.year(written))
+                return
+        if noun is not None:
+            unit = units.Unit(name=noun.lemma, category=f"{COUNT_PREFIX}{noun.lemma}]")
+            self._single(start, noun.end, number, scale, unit, tail=tail)
+            return
+        unit = units.Unit(name=NUMBER, category=NUMBER)
+        self._single(start, end, number, scale, unit, tail=tail)
+
+    def _unitless_range(
+        self, m: re.Match[str], first: Number, scale1: Decimal, second: Number, scale2: Decimal
+    ) -> None:
+        start, end = m.start(), m.end()
+        one, two = m["q_num1"], m["q_num2"]
+        if self._is_score(m):
+            context = read_context(self.scan, start, allow_bound=False)
+            self._add(Fact(SCORE, Relation.EQ, f"{one}-{two}"), context, end)
+            return
+        if scale1 == scale2 == 1 and _is_year_like(one) and 1800 <= int(one) <= 2100:
+            upper = two if _is_year_like(two) else _year_continued(one, two)
+            if upper is not None and int(upper) > int(one):
+                context = read_context(self.scan, start, allow_bound=False)
+                fact = Fact(dates.YEAR, Relation.RANGE, one, upper)
+                self._add(fact, context, end)
+                return
+        noun = counts.counted_noun(self.scan, end)
+        if self._is_change(m, "q_num1"):
+            unit = self._count_unit(noun)
+            self._single(start, m.end("q_num1"), first, scale1, unit)
+            self._single(m.start("q_num2"), end, second, scale2, unit, allow_bound=False)
+        else:
+            stop = end if noun is None else noun.end
+            unit = self._count_unit(noun)
+            self._range(start, stop, (first, scale1, unit), (second, scale2, unit))
+        if noun is not None:
+            self._cover(end, noun.end)
+
+    @staticmethod
+    def _count_unit(noun: counts.CountedNoun | None) -> units.Unit:
+        if noun is None:
+            return units.Unit(name=NUMBER, category=NUMBER)
+        return units.Unit(name=noun.lemma, category=f"{COUNT_PREFIX}{noun.lemma}]")
+
+    def _is_score(self, m: re.Match[str]) -> bool:
+        """ "won 5-3", "a 2-1 victory": two small whole numbers joined by a dash."""
+        one, two = m["q_num1"], m["q_num2"]
+        if not (one.isdigit() and two.isdigit() and len(one) <= 3 and len(two) <= 3):
+            return False
+        if not _RANGE_DASH.fullmatch(self.scan, m.end("q_num1"), m.start("q_num2")):
+            return False
+        before = previous_words(self.scan, m.start())
+        after = _NEXT_WORD.match(self.scan, m.end())
+        return bool(_SCORE_BEFORE.intersection(before)) or (
+            after is not None and after.group(1).casefold() in _SCORE_AFTER
         )
-        start = match.start("q_num2")
-        context = _context(scan, start, allow_bound=False)
-        base, exact = _to_base(second.value, scale2, unit2)
-        fact = Fact(unit2.category, context.relation, base)
-        return [head, _mention(norm, fact, context, match.end(), exact=exact)]
-    low, low_exact = _to_base(first.value, scale1, unit1)
-    high, high_exact = _to_base(second.value, scale2, unit2)
-    if low > high:
-        low, high = high, low
-    context = _context(scan, match.start(), allow_bound=False)
-    fact = Fact(unit1.category, Relation.RANGE, low, high)
-    return [_mention(norm, fact, context, match.end(), exact=low_exact and high_exact)]
+
+    def _marker(self, m: re.Match[str]) -> bool:
+        self._put_aside(m.start(), m.end(), "citation_marker")
+        return True
+
+    def _list_marker(self, m: re.Match[str]) -> bool:
+        """A list marker at the start of a line ("2. ", "3) ") is set aside."""
+        start, end = m.start(), m.end()
+        scan = self.scan
+        # Only the blanks right before the number are walked, so each is visited once per
+        # text and the scan stays linear (searching back for the line start would not).
+        line_start = start
+        while line_start > 0 and scan[line_start - 1] in " \t":
+            line_start -= 1
+        at_line_start = line_start == 0 or scan[line_start - 1] == "\n"
+        if not (at_line_start and patterns.LIST_MARKER_AFTER.match(scan, end)):
+            return False
+        self._put_aside(start, end, "list_marker")
+        return True
+
+    def _put_aside(self, start: int, end: int, reason: str) -> None:
+        first, last = self.norm.original_span(start, end)
+        self.set_aside.append(SetAside(Span(first, last), self.norm.original[first:last], reason))
+        self.flags.add(reason)
+        self._cover(start, end)
+
+    # --- building mentions -----------------------------------------------------------------
+
+    def _single(
+        self,
+        start: int,
+        end: int,
+        number: Number,
+        scale: Decimal,
+        unit: units.Unit,
+        *,
+        tail: Relation | None = None,
+        allow_bound: bool = True,
+    ) -> None:
+        context = read_context(self.scan, start, allow_bound=allow_bound)
+        base, exact = _to_base(number.value, scale, unit)
+        literal = Literal(
+            number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
+        )
+        relation = context.relation if tail is None else tail
+        fact = Fact(unit.category, relation, base)
+        self._add(fact, context, end, exact=exact, literal=literal)
+
+    def _range(self, start: int, end: int, first: _Written, second: _Written) -> None:
+        """One interval from two written values, each a number, its scale and its unit."""
+        low, low_exact = _to_base(first[0].value, first[1], first[2])
+        high, high_exact = _to_base(second[0].value, second[1], second[2])
+        unit1 = first[2]
+        if low > high:
+            low, high = high, low
+        context = read_context(self.scan, start, allow_bound=False)
+        fact = Fact(unit1.category, Relation.RANGE, low, high)
+        self._add(fact, context, end, exact=low_exact and high_exact)
+
+    def _add(
+        self,
+        fact: Fact,
+        context: Context,
+        end: int,
+        *,
+        exact: bool = True,
+        literal: Literal | None = None,
+        problem: str | None = None,
+    ) -> None:
+        start, stop = self.norm.original_span(context.start, end)
+        self.mentions.append(
+            Mention(
+                fact=fact,
+                span=Span(start, stop),
+                text=self.norm.original[start:stop],
+                negated=context.negated,
+                approximate=context.approximate,
+                exact=exact,
+                literal=literal,
+                problem=problem,
+            )
+        )
+        self._cover(context.start, end)
+
+    def _cover(self, start: int, end: int) -> None:
+        self.covered.append((start, end))
+
+    def _unreadable(self, start: int, end: int, flag: str) -> None:
+        """A number that cannot be read: a flag, and in the ``all`` scope a fact that no
+        evidence supports, so the claim is never passed over it. A run of them ("one two
+        three four") is one fact."""
+        self.flags.add(flag)
+        if self.scope is not Scope.ALL:
+            return
+        pending = self.unreadable
+        if pending is not None and _NUMBER_WORD_GAP.fullmatch(self.scan, pending[1], start):
+            self.unreadable = (pending[0], end, pending[2])
+            return
+        self._flush_unreadable()
+        self.unreadable = (start, end, flag)
+
+    def _flush_unreadable(self) -> None:
+        if self.unreadable is None:
+            return
+        start, end, flag = self.unreadable
+        self.unreadable = None
+        written = self.scan[start:end].strip()
+        context = Context(start, Relation.EQ, approximate=False, negated=False)
+        self._add(Fact(NUMBER, Relation.EQ, written), context, end, problem=flag)
+
+    def _sweep(self) -> None:
+        """Every digit and number word no rule read becomes a fact: a plain number when
+        its whole written token is one ("42"), else an identifier of the token ("A-1x")."""
+        covered = sorted(self.covered)
+        scan = self.scan
+        index = 0
+        done = 0  # the sweep's own facts end here; nothing before it is read again
+        for token in patterns.NUMBER_TOKEN.finditer(scan):
+            start, end = token.span()
+            if start < done:
+                continue
+            while index < len(covered) and covered[index][1] <= start:
+                index += 1
+            if index < len(covered) and covered[index][0] <= start:
+                continue
+            if not scan[start].isdigit():
+                # A number word no rule read follows another one ("one two three").
+                self._unreadable(start, end, "ambiguous_number")
+                done = end
+                continue
+            floor = max(done, covered[index - 1][1] if index else 0)
+            ceiling = covered[index][0] if index < len(covered) else len(scan)
+            first, last = _token_around(scan, start, end, floor, ceiling)
+            self._sweep_fact(first, last)
+            done = last
+
+    def _sweep_fact(self, start: int, end: int) -> None:
+        written = self.scan[start:end]
+        context = Context(start, Relation.EQ, approximate=False, negated=False)
+        try:
+            if not _PLAIN_NUMBER.fullmatch(written):
+                raise UnreadableNumber("not_a_number")
+            number = parse_number(written)
+        except UnreadableNumber:
+            value = identifiers.canonical(None, written)
+            problem = None if len(value) <= _LONGEST_TOKEN else "unreadable_token"
+            if problem is not None:
+                value = value[:_LONGEST_TOKEN] + "…"
+                self.flags.add(problem)
+            self._add(Fact(IDENTIFIER, Relation.EQ, value), context, end, problem=problem)
+            return
+        unit = units.Unit(name=NUMBER, category=NUMBER)
+        self._single(start, end, number, Decimal(1), unit, allow_bound=False)
+
+
+# A token longer than this is no identifier anyone would cite: it is reported, not read.
+_LONGEST_TOKEN = 64
+_PLAIN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def _token_around(scan: str, start: int, end: int, floor: int, ceiling: int) -> tuple[int, int]:
+    """The written token holding the digits at ``[start, end)``, within ``[floor,
+    ceiling)``, without trailing punctuation ("42." is "42")."""
+    chars = patterns.TOKEN_CHARS
+    first = start
+    while first > floor and scan[first - 1] in chars:
+        first -= 1
+    last = end
+    while last < ceiling and scan[last] in chars:
+        last += 1
+    while last > end and scan[last - 1] in ".,:;-/'":
+        last -= 1
+    while first < start and scan[first] in ".,:;-/'":
+        first += 1
+    return first, last
+
+
+_IDENTIFIER_READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
+    "a_idword": _Reader._identifier_word,
+    "a_idv": _Reader._identifier_version,
+    "a_idname": _Reader._identifier_name,
+    "a_idmulti": _Reader._identifier_multi,
+    "a_iddotted": _Reader._identifier_dotted,
+    "a_idcode": _Reader._identifier_code,
+}
+_READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
+    **_IDENTIFIER_READERS,
+    "a_marker": _Reader._marker,
+    "a_date": _Reader._date,
+    "a_month": _Reader._month,
+    "a_qletter": _Reader._quarter_letter,
+    "a_qwords": _Reader._quarter_words,
+    "a_qdigit": _Reader._quarter_digit,
+    "a_fiscal": _Reader._fiscal_year,
+    "a_decade": _Reader._decade,
+    "a_decade_short": _Reader._decade_short,
+    "a_year_part": _Reader._year_part,
+    "a_clock": _Reader._clock,
+    "a_money": _Reader._money,
+    "a_half": _Reader._half,
+    "a_quantity": _Reader._quantity,
+}
+
+
+_PERIOD_JOINER = re.compile(r"\s*(?:[-–—]|to|through|until|till|and)\s*", re.IGNORECASE)
+_RANGE_OPENER = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)
+
+
+def _period_ranges(text: str, mentions: list[Mention]) -> list[Mention]:
+    """Join two dates of one kind written as a range ("from March 5 to March 9, 2024",
+    "2019–2021", "between Q1 and Q3 2024") into one interval. After a verb of change
+    ("postponed from March 5 to March 9") they stay two dates."""
+    joined: list[Mention] = []
+    for mention in mentions:
+        previous = joined[-1] if joined else None
+        if previous is None or not _joins(text, previous, mention):
+            joined.append(mention)
+            continue
+        low, high = str(previous.fact.value), str(mention.fact.value)
+        if low.startswith(("-", "Q", "H")) and not high.startswith(("-", "Q", "H")):
+            low = high[:4] + "-" + low.lstrip("-")  # "March to May 2024": May's year
+        start = previous.span.start
+        opener = _RANGE_OPENER.search(text, max(0, start - 9), start)
+        if opener is not None:
+            start = opener.start()
+        fact = Fact(mention.fact.category, Relation.RANGE, low, high)
+        joined[-1] = Mention(fact, Span(start, mention.span.end), text[start : mention.span.end])
+    return joined
+
+
+def _joins(text: str, first: Mention, second: Mention) -> bool:
+    category = first.fact.category
+    if (
+        category != second.fact.category
+        or category not in dates.PERIOD_CATEGORIES
+        or first.fact.relation is not Relation.EQ
+        or second.fact.relation is not Relation.EQ
+        or first.problem is not None
+        or second.problem is not None
+    ):
+        return False
+    joiner = _PERIOD_JOINER.fullmatch(text, first.span.end, second.span.start)
+    if joiner is None:
+        return False
+    opener = _RANGE_OPENER.search(text, max(0, first.span.start - 9), first.span.start)
+    if joiner.group().strip().casefold() == "and" and (
+        opener is None or not opener.group().casefold().startswith("between")
+    ):
+        return False
+    return not (opener is not None and after_change_word(text, opener.start()))
+
+
+def _opens_sentence(scan: str, start: int) -> bool:
+    """Whether ``start`` is the first word of a sentence, a line or a list item."""
+    before = scan[max(0, start - 8) : start].rstrip(" \t\"'“‘(")
+    return not before or before[-1] in ".!?:;)\n-•*–—"
+
+
+def _year_after(m: re.Match[str], prefix: str) -> str | None:
+    year = m[f"{prefix}_y"]
+    if year is not None:
+        return str(year)
+    short = m[f"{prefix}_yy"] or m[f"{prefix}_fy"]
+    return None if short is None else dates.full_year(short)
+
+
+def _is_year_like(written: str) -> bool:
+    return len(written) == 4 and written.isdigit()
+
+
+def _year_continued(first: str, second: str) -> str | None:
+    """ "2019-20": the second year written with its last two digits."""
+    if len(second) != 2 or not second.isdigit():
+        return None
+    return f"{first[:2]}{second}"
 
 
 def _after_digit_group(scan: str, start: int, number_text: str) -> bool:
@@ -183,106 +801,30 @@ def _after_digit_group(scan: str, start: int, number_text: str) -> bool:
     )
 
 
-def _single(
-    match: re.Match[str],
-    scan: str,
-    norm: NormalizedText,
-    number: Number,
-    *,
-    scale: Decimal,
-    unit: units.Unit,
-    end: int | None = None,
-) -> Mention:
-    context = _context(scan, match.start(), allow_bound=True)
-    base, exact = _to_base(number.value, scale, unit)
-    literal = Literal(
-        number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
-    )
-    fact = Fact(unit.category, context.relation, base)
-    stop = match.end() if end is None else end
-    return _mention(norm, fact, context, stop, exact=exact, literal=literal)
+def _trailing(text: str | None) -> Relation | None:
+    if text is None:
+        return None
+    return patterns.TRAILING_OF[" ".join(text.split()).casefold()]
 
 
-def _bare(
-    match: re.Match[str], scan: str, norm: NormalizedText, number: Number, scale: Decimal
-) -> Mention:
-    _reject_identifier(scan, match)
-    unit = units.Unit(name=BARE_CATEGORY, category=BARE_CATEGORY)
-    return _single(match, scan, norm, number, scale=scale, unit=unit)
+def _scale(m: re.Match[str], name: str) -> Decimal:
+    word = m[name]
+    if word is not None:
+        return units.SCALE_WORDS[word.casefold()]
+    letter = m[f"{name}_letter"]
+    return Decimal(1) if letter is None else units.SCALE_LETTERS[letter]
 
 
-def _reject_identifier(scan: str, match: re.Match[str]) -> None:
-    """Refuse a unitless number that is a version ("version 3"), or a list marker ("2. ")."""
-    start = match.start()
-    if patterns.VERSION_BEFORE.search(scan, max(0, start - 12), start):
-        raise UnreadableNumber("version_or_identifier")
-    # Only the blanks right before the number are walked, so each is visited once per
-    # text and the scan stays linear (searching back for the line start would not).
-    line_start = start
-    while line_start > 0 and scan[line_start - 1] in " \t":
-        line_start -= 1
-    at_line_start = line_start == 0 or scan[line_start - 1] == "\n"
-    if at_line_start and patterns.LIST_MARKER_AFTER.match(scan, match.end()):
-        raise UnreadableNumber("list_marker")
+def _currency_scale(text: str | None) -> Decimal:
+    if text is None:
+        return Decimal(1)
+    folded = text.casefold()
+    return units.SCALE_WORDS.get(folded) or units.CURRENCY_SCALES[folded]
 
 
-def _mention(
-    norm: NormalizedText,
-    fact: Fact,
-    context: _Context,
-    end: int,
-    *,
-    exact: bool = True,
-    literal: Literal | None = None,
-    problem: str | None = None,
-) -> Mention:
-    start, stop = norm.original_span(context.start, end)
-    return Mention(
-        fact=fact,
-        span=Span(start, stop),
-        text=norm.original[start:stop],
-        negated=context.negated,
-        approximate=context.approximate,
-        exact=exact,
-        literal=literal,
-        problem=problem,
-    )
-
-
-def _context(scan: str, start: int, *, allow_bound: bool) -> _Context:
-    """Read the bound, hedge and negation that qualify the value starting at ``start``."""
-    # The clause window reversed, with one more character so that a phrase at its far
-    # edge can be told apart from the tail of a longer word.
-    window_start = max(0, start - _CLAUSE_WINDOW)
-    behind = scan[max(0, window_start - 1) : start][::-1]
-    clause_length = start - window_start
-    brk = patterns.REVERSED_CLAUSE_BREAK.search(behind, 0, clause_length)
-    if brk is not None:
-        clause_length = brk.start()
-    prefix_length = min(clause_length, _PREFIX_WINDOW)
-    prefix = patterns.REVERSED_PREFIX.match(behind, 0, prefix_length + 1)
-    assert prefix is not None  # every part is optional
-    relation = Relation.EQ
-    approximate = False
-    fact_start = start
-    bound = prefix["bound"]
-    if bound is not None and allow_bound:
-        relation = patterns.BOUND_OF[" ".join(bound[::-1].split()).casefold()]
-        fact_start = start - prefix.end("bound")
-    if prefix["hedge"] is not None:
-        approximate = True
-        fact_start = min(fact_start, start - prefix.end("hedge"))
-    negation_end = start - prefix.end()
-    clause_start = start - clause_length
-    negated = any(
-        cue["cue"] is not None
-        for cue in patterns.NEGATION.finditer(scan, clause_start, negation_end)
-    )
-    return _Context(fact_start, relation, approximate, negated)
-
-
-def _scale(text: str | None) -> Decimal:
-    return Decimal(1) if text is None else units.SCALE_WORDS[text.casefold()]
+def _unit_of(m: re.Match[str], name: str) -> units.Unit | None:
+    text = m[name] or m[f"{name}_spaced"]
+    return None if text is None else _unit(text)
 
 
 def _unit(text: str) -> units.Unit:
@@ -301,7 +843,7 @@ def _to_base(value: Decimal, scale: Decimal, unit: units.Unit) -> tuple[Decimal,
         return product, True
     # A fresh context: a copy of the shared one would inherit whatever flags earlier
     # conversions raised, and every later division would then look inexact.
-    context = Context(prec=CONTEXT.prec)
+    context = DecimalContext(prec=CONTEXT.prec)
     quotient = context.divide(product, unit.denominator)
     if not context.flags[Inexact]:
         return quotient, True

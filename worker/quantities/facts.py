@@ -94,6 +94,16 @@ class Literal:
 
 
 @dataclass(frozen=True, slots=True)
+class SetAside:
+    """A number in a text deliberately not read as a fact, with the reason why
+    (``list_marker``, ``citation_marker``): the verdict reports it instead of hiding it."""
+
+    span: Span
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Mention:
     """One fact found in a text, with where it was found and how it was qualified."""
 
@@ -105,3 +115,6 @@ class Mention:
     exact: bool = True
     literal: Literal | None = None
     problem: str | None = None
+    # The period the value is stated for ("$3.69 for the third quarter of 2021"): the
+    # nearest date-like fact in the same sentence.
+    period: Fact | None = None

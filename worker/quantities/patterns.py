@@ -27,7 +27,7 @@ def _first_chars(words: Iterable[str], *, fold: bool) -> str:
     return "(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "])"
 
 
-def _alternation(words: Iterable[str]) -> str:
+def alternation(words: Iterable[str]) -> str:
     """A regex matching any of ``words``, built as a trie so a failed match costs one
     character comparison per trie level rather than one per word. Longer words are
     tried before their prefixes ("liters per minute" before "liters"); a space in a
@@ -70,9 +70,9 @@ def _unit_alternation(spaced: bool) -> str:
     exact = [a for u in units.UNITS if u.spaced == spaced for a in u.exact_aliases]
     parts = []
     if folded:
-        parts.append(f"(?i:{_alternation(folded)})")
+        parts.append(f"(?i:{alternation(folded)})")
     if exact:
-        parts.append(f"(?:{_alternation(exact)})")
+        parts.append(f"(?:{alternation(exact)})")
     guard = _first_chars(folded + exact, fold=True)
     # A unit ends where a word ends; "/" and "²"-style suffixes make it another unit.
     return f"{guard}(?:{'|'.join(parts)})(?![\\w/])"
@@ -80,11 +80,13 @@ def _unit_alternation(spaced: bool) -> str:
 
 UNIT = _unit_alternation(spaced=False)
 SPACED_UNIT = _unit_alternation(spaced=True)
+# A unit right after a position: used to refuse identifiers such as "level 5%".
+UNIT_AHEAD = re.compile(rf"\s*-?\s*{UNIT}|\s+{SPACED_UNIT}|\s*%")
 
 _WORD_NUMBER_WORDS = (
     list(phrases.SMALL_NUMBER_WORDS) + list(phrases.TENS_WORDS) + list(phrases.MULTIPLIER_WORDS)
 )
-_WORD = f"(?:{_alternation(_WORD_NUMBER_WORDS)})"
+_WORD = f"(?:{alternation(_WORD_NUMBER_WORDS)})"
 # A number in words is at most this many words after its first: enough for "nine hundred
 # ninety-nine thousand nine hundred ninety-nine", and a bound that keeps a long run of
 # number words ("one two three ...") from being rescanned to its end at every word.
@@ -144,37 +146,140 @@ _SCALE_GUARD = _first_chars(units.SCALE_WORDS, fold=True)
 
 
 def _scale(name: str) -> str:
-    return rf"(?:\s*+{_SCALE_GUARD}(?P<{name}>(?i:{_alternation(units.SCALE_WORDS)}))\b)?"
+    # A scale word ("million") or, glued to digits, a scale letter ("1.1M", "50k", "2bn").
+    return (
+        rf"(?:(?<=\d)(?P<{name}_letter>{alternation(units.SCALE_LETTERS)})(?![\w])"
+        rf"|\s*+{_SCALE_GUARD}(?P<{name}>(?i:{alternation(units.SCALE_WORDS)}))\b)?"
+    )
 
 
 def _unit(name: str) -> str:
     return rf"(?:\s*+-?\s*+(?P<{name}>{UNIT})|\s++(?P<{name}_spaced>{SPACED_UNIT}))"
 
 
-_MONTH = f"(?:{_alternation(phrases.MONTHS)})\\.?"
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-_YEAR = r"\d{4}(?!\d)"
+_TRAILING = alternation(phrases.TRAILING_BOUNDS)
+_AFTER_UNIT = alternation(phrases.TRAILING_AFTER_UNIT)
+
+
+def _tail(name: str) -> str:
+    """A trailing bound between a number and its unit: "5 or more years", "5+ years"."""
+    return rf"(?:(?P<{name}>\+|\s++(?i:{_TRAILING}))(?![\w]))?"
+
+
+_MONTH = f"(?:{alternation(phrases.MONTHS)})\\.?"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?(?!\d)"
+_YEAR = r"\d{4}(?![\d])"
+_ORDINAL = f"(?i:{alternation(phrases.ORDINAL_WORDS)})"
+_FISCAL = r"(?i:fiscal(?:\s+year)?|FY)"
+
+# The start of a date written with digits first, which a range must not swallow ("from
+# 2026-10-01 to 2026-10-14", "from 1 Oct 2026").
+_DATE_AHEAD = rf"\d{{4}}-\d{{2}}-\d{{2}}|{_DAY}\s+(?:of\s+)?{_MONTH}(?![\w])"
 
 DATE_ALTERNATIVES = (
-    r"(?<![\w.\-/])(?P<iso>\d{4}-\d{2}-\d{2})(?![\w\-/]|\.\d)",
-    rf"\b(?P<mdy_m>{_MONTH})\s+(?P<mdy_d>{_DAY}),?\s+(?P<mdy_y>{_YEAR})",
-    rf"(?<![\w.])(?P<dmy_d>{_DAY})\s+(?:of\s+)?(?P<dmy_m>{_MONTH}),?\s+(?P<dmy_y>{_YEAR})",
-    rf"\b(?P<my_m>{_MONTH}),?\s+(?P<my_y>{_YEAR})",
-    rf"\b(?P<q_n>Q[1-4])(?:\s+(?P<q_y>{_YEAR}))?\b",
-    rf"\b(?P<qw_n>(?i:{_alternation(phrases.QUARTER_WORDS)}))\s+(?i:quarter)"
-    rf"(?:\s+(?i:of)?\s*(?P<qw_y>{_YEAR}))?",
+    # ISO dates, with a time of day as in data ("2024-01-04T00:00", "2024-01-04 06:00Z")
+    r"(?<![\w.\-/])(?P<iso>\d{4}-\d{2}-\d{2})"
+    r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w\-/]|\.\d)",
+    rf"\b(?P<mdy_m>{_MONTH})\s+(?P<mdy_d>{_DAY})(?![:\w])(?:,?\s+(?P<mdy_y>{_YEAR}))?",
+    rf"(?<![\w.])(?P<dmy_d>{_DAY})\s+(?:of\s+)?(?P<dmy_m>{_MONTH})(?![\w])"
+    rf"(?:,?\s+(?P<dmy_y>{_YEAR}))?",
+    rf"\b(?P<my_m>{_MONTH}),?\s+(?:of\s+)?(?P<my_y>{_YEAR})",
 )
 
-_CURRENCY = _alternation(units.CURRENCY_PREFIXES)
-_CURRENCY_SCALE = _alternation(list(units.SCALE_WORDS) + list(units.CURRENCY_SCALES))
+
+# Quarters and halves, with the year before or after in the common forms: "Q4 2020",
+# "Q4'20", "4Q20", "1H 2024", "fourth quarter of 2020", "2020 fourth quarter",
+# "fiscal 2022 second-quarter", "third-quarter 2023", "first half of fiscal 2024".
+def _period_year_after(p: str) -> str:
+    """The year written after a quarter or half; ``p`` prefixes its group names."""
+    return (
+        rf"(?:\s*+['’](?P<{p}_yy>\d{{2}})(?!\d)"
+        rf"|\s++(?:(?i:of)\s++)?(?:{_FISCAL}\s*+)?(?P<{p}_y>{_YEAR})"
+        rf"|\s*+(?i:FY)\s*+['’]?(?P<{p}_fy>\d{{4}}|\d{{2}})(?!\d))?"
+    )
+
+
+PERIOD_ALTERNATIVES = (
+    rf"\b(?P<pq_k>Q(?=[1-4])|H(?=[12]))(?P<pq_n>\d)(?![\w]){_period_year_after('pq')}",
+    rf"(?<![\w.])(?P<pn_n>[1-4])(?P<pn_k>Q|H)(?:['’]?(?P<pn_yy>\d{{2}})(?!\d)|\s*+(?P<pn_y>{_YEAR}))?"
+    rf"(?![\w])",
+    rf"(?:(?:{_FISCAL}\s*+)?(?P<pw_pre>{_YEAR})\s++)?\b(?P<pw_n>{_ORDINAL})"
+    rf"[-\s]++(?P<pw_k>(?i:quarter|half))\b{_period_year_after('pw')}",
+    rf"\b(?P<fy_k>{_FISCAL})\s*+['’]?(?P<fy_y>\d{{4}}|\d{{2}})(?![\w])",
+    # decades: "the 1990s", "the late 1970s", "mid-1990s", "'90s"
+    r"(?:\b(?P<dec_part>(?i:early|mid|late))[-\s]++)?(?P<dec>\d{3}0)s\b",
+    r"(?:(?<![\w])['’]|(?<=\bthe\s))(?P<dec_yy>\d0)s\b",
+    # a year with a part or a side: "mid-2020", "early 2021", "pre-2020", "post-2019"
+    rf"\b(?P<yr_mod>(?i:early|mid|late|pre|post))[-\s]++(?P<yr>{_YEAR})",
+)
+
+_AMPM = r"(?:[ap]\.?\s?m\.|[ap]m|[AP]\.?\s?M\.|[AP]M)(?![A-Za-z])"
+
+
+def _clock(p: str) -> str:
+    """One time of day; ``p`` prefixes its group names so a range can hold two."""
+    return (
+        rf"(?:(?P<{p}_h>\d{{1,2}}):(?P<{p}_m>\d{{2}})(?::(?P<{p}_s>\d{{2}}))?(?![\d:])"
+        rf"(?:\s*+(?P<{p}_ap>{_AMPM}))?"
+        rf"|(?P<{p}_hh>\d{{1,2}})\s*+(?P<{p}_ap2>{_AMPM})"
+        rf"|(?P<{p}_w>(?i:{alternation(phrases.CLOCK_WORDS)}))\b)"
+    )
+
+
+CLOCK = (
+    rf"(?<![\w.:])(?:(?P<c_between>(?i:between))\s++|(?i:from)\s++)?{_clock('c1')}"
+    rf"(?:(?:(?(c_between)\s++(?i:and)\s++|(?!))|\s*+(?:–|—|-|(?i:to|until|till))\s*+)"
+    rf"{_clock('c2')})?"
+    r"(?P<c_hrs>\s*+(?i:hrs|hours|hour|hr|h)\b)?"
+)
+
+# Identifiers. A word that introduces one ("version 3.1", "Section 5 A", "flight 448"),
+# a capitalized name and a number ("Kafka 3.7", "ISO 9001", "COVID-19", "X-200"), a
+# code mixing letters and digits ("IP68", "A320", "3D"), or "737 MAX 9". Whether a
+# candidate really is one (not "In 2019", not "10m") is decided when it is read.
+_ID_WORD = alternation(phrases.IDENTIFIER_WORDS)
+# Lengths are bounded so that a long run such as "1-1-1-..." costs constant work per
+# offset, never a scan to its end.
+_ID_NUMBER = r"\d(?:[\w.\-]{0,30}[\w])?"
+IDENTIFIER_ALTERNATIVES = (
+    rf"(?P<idw>(?i:{_ID_WORD}))(?![A-Za-z])[ \t]*+(?:#[ \t]*+)?(?P<idw_n>{_ID_NUMBER})"
+    r"(?:\s(?P<idw_l>[A-Z])(?![\w\-]))?",
+    r"\b(?P<idv>[vV])(?P<idv_n>\d+(?:\.\d+)*+)(?![\w])",
+    r"\b(?P<idn>[A-Z][A-Za-z]++(?:-[A-Z][A-Za-z]++)?|[A-Z](?=-))[ \t-]"
+    r"(?P<idn_n>\d++(?:[.\-]\d++){0,6}+)(?![\w.\-]|,\d)",
+    r"(?P<idc>(?=[A-Za-z0-9\-]{0,40}\d)[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++){0,6}+"
+    r"|\d++(?:-\d++){0,6}+-?[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++){0,6}+)(?![\w\-]|\.\w)",
+    r"(?P<idm>\d++\s[A-Z]{2,}+\s\d++)(?![\w.])",
+    # a dotted version or address: "3.2.1", "192.168.0.1"
+    r"(?P<iddot>\d++(?:\.\d++){2,6}+)(?![\w.])",
+)
+
+# A citation marker such as "[2]", "[1, 3]", "[^2]", "^[3]" or "【2】": a reference to a
+# source, not a value.
+CITATION_MARKER = r"(?=[\[【^])\^?[\[【]\^?\d{1,3}(?:\s*,\s*\d{1,3})*[\]】]"
+
+_CURRENCY = alternation(units.CURRENCY_PREFIXES)
+_CURRENCY_SCALE = alternation(list(units.SCALE_WORDS) + list(units.CURRENCY_SCALES))
+
+
+def _money_amount(p: str) -> str:
+    return (
+        rf"(?P<{p}_cur>{_CURRENCY})\s?(?P<{p}_num>{DIGITS})"
+        rf"(?:\s*(?P<{p}_scale>(?i:{_CURRENCY_SCALE}))(?![\w]))?"
+    )
+
+
 MONEY = (
-    rf"(?P<cur>{_CURRENCY})\s?(?P<cur_num>{DIGITS})"
-    rf"(?:\s*(?P<cur_scale>(?i:{_CURRENCY_SCALE}))(?![\w]))?"
+    rf"(?:(?P<m_between>(?i:between))\s++|(?i:from)\s++)?{_money_amount('m1')}"
+    rf"(?P<m_tail>\+|\s++(?i:{_TRAILING}))?(?![\w])"
+    rf"(?:(?:(?(m_between)\s++(?i:and)\s++|(?!))|\s*+(?:–|—|-|(?i:to|through))\s*+)"
+    rf"(?:{_money_amount('m2')}|(?P<m2_bare>{DIGITS})(?!\s*%)"
+    rf"(?:\s*(?P<m2_bscale>(?i:{_CURRENCY_SCALE}))(?![\w]))?))?"
 )
 
 # "half an hour", "half hour", "half-hour", "a quarter of an hour".
 HALF = (
-    rf"\b(?P<half>(?i:{_alternation(phrases.FRACTION_WORDS)}))"
+    rf"\b(?P<half>(?i:{alternation(phrases.FRACTION_WORDS)}))"
     rf"(?:\s+(?i:of))?(?:\s+(?i:an?))?(?:\s+|-)(?P<half_unit>{UNIT})"
 )
 
@@ -182,6 +287,7 @@ HALF = (
 # 8 °C", "from 30 seconds to 2 minutes") so each number is parsed once. "and" only joins
 # a range after "between"; otherwise "3 and 5 seconds" would become an interval.
 _CONNECTOR = r"(?:(?(q_between)\s++(?i:and)\s++|(?!))|\s*+(?:–|—|-|(?i:to|through))\s*+)"
+_AFTER_UNIT_BOUND = rf"(?:\s++(?P<q_after>(?i:{_AFTER_UNIT}))(?![\w]))?"
 
 
 def _quantity(bare: bool) -> str:
@@ -196,33 +302,64 @@ def _quantity(bare: bool) -> str:
         unit2 = _unit("q_unit2")
         no_unit = "(?(q_has_unit1)|(?!))"
     return (
-        rf"{START}(?:(?=[bBfF])(?:(?P<q_between>(?i:between))\s++|(?i:from)\s++))?"
-        rf"{_number('q_num1')}{_scale('q_scale1')}(?P<q_has_unit1>{_unit('q_unit1')})?"
-        rf"(?:{_CONNECTOR}{_number('q_num2')}{_scale('q_scale2')}{unit2}|{no_unit})"
+        rf"{START}(?:(?=[bBfF])(?:(?P<q_between>(?i:between))\s++|(?i:from)\s++)(?!{_DATE_AHEAD}))?"
+        rf"{_number('q_num1')}{_scale('q_scale1')}{_tail('q_tail1')}"
+        rf"(?P<q_has_unit1>{_unit('q_unit1')})?"
+        rf"(?:{_CONNECTOR}{_number('q_num2')}{_scale('q_scale2')}{_tail('q_tail2')}{unit2}"
+        rf"|{no_unit})"
+        rf"{_AFTER_UNIT_BOUND}"
     )
 
 
-def _master(bare_numbers: bool) -> re.Pattern[str]:
-    iso, mdy, dmy, month_year, quarter, quarter_words = DATE_ALTERNATIVES
+def _master(*, identifiers: bool) -> re.Pattern[str]:
+    iso, mdy, dmy, month_year = DATE_ALTERNATIVES
+    q_letter, q_digit, q_words, fiscal_year, decade, decade_yy, year_part = PERIOD_ALTERNATIVES
+    id_word, id_v, id_name, id_code, id_multi, id_dotted = IDENTIFIER_ALTERNATIVES
     # Each alternative is fronted by a one-character lookahead so that, at most offsets,
-    # the engine rejects it with a single test instead of entering it.
+    # the engine rejects it with a single test instead of entering it. Order matters
+    # where two may start at one offset: the more specific reading comes first. Each is
+    # a named group, so a match's ``lastgroup`` says which one matched.
     alternatives = [
-        rf"(?=\d)(?:{iso}|{dmy})",
-        rf"{_first_chars(phrases.MONTHS, fold=False)}(?:{mdy}|{month_year})",
-        rf"(?=Q){quarter}",
-        rf"{_first_chars(phrases.QUARTER_WORDS, fold=True)}{quarter_words}",
-        rf"{_first_chars(units.CURRENCY_PREFIXES, fold=False)}{MONEY}",
-        rf"{_first_chars(phrases.FRACTION_WORDS, fold=True)}{HALF}",
-        _quantity(bare_numbers),
+        ("a_date", rf"(?=\d)(?:{iso}|{dmy})"),
+        ("a_month", rf"{_first_chars(phrases.MONTHS, fold=False)}(?:{mdy}|{month_year})"),
+        ("a_qletter", rf"(?=[QH]){q_letter}"),
+        (
+            "a_qwords",
+            rf"{_first_chars([*phrases.ORDINAL_WORDS, 'f', *'0123456789'], fold=True)}{q_words}",
+        ),
+        ("a_qdigit", rf"(?=[1-4]){q_digit}"),
+        ("a_fiscal", rf"(?=[fF]){fiscal_year}"),
+        ("a_decade", rf"(?=[\deEmMlL]){decade}"),
+        ("a_decade_short", rf"(?=['’\d]){decade_yy}"),
+        ("a_year_part", rf"(?=[eEmMlLpP]){year_part}"),
+        ("a_clock", rf"(?=[\dnNmMfFbB]){CLOCK}"),
+        ("a_money", rf"{_first_chars(units.CURRENCY_PREFIXES, fold=False)}{MONEY}"),
+        ("a_half", rf"{_first_chars(phrases.FRACTION_WORDS, fold=True)}{HALF}"),
     ]
+    if identifiers:
+        alternatives += [
+            ("a_idword", rf"{_first_chars(phrases.IDENTIFIER_WORDS, fold=True)}{id_word}"),
+            ("a_idv", rf"(?=[vV]){id_v}"),
+            ("a_idname", rf"(?=[A-Z]){id_name}"),
+            ("a_idmulti", rf"(?=\d){id_multi}"),
+            ("a_iddotted", rf"(?=\d){id_dotted}"),
+            ("a_idcode", rf"(?=[A-Za-z0-9]){id_code}"),
+        ]
+    alternatives.append(("a_quantity", _quantity(bare=True)))
     # Nothing starts right after a letter or digit. Tested once per offset, before any
     # alternative is entered, this makes the inside of every word and digit run cost one
     # step; it also keeps "A$5" (Australian dollars) from being read as US dollars.
-    return re.compile(r"(?<!\w)(?:" + "|".join(f"(?:{a})" for a in alternatives) + ")")
+    # Citation markers ("[2]", "【2】", "[^2]") are the exception: they may follow a word.
+    body = "|".join(f"(?P<{name}>{pattern})" for name, pattern in alternatives)
+    # Nor does anything start at a digit inside "1-2", "1.2" or "1,2": the tail of a range,
+    # a decimal or a group is read with its head or not at all.
+    return re.compile(rf"(?P<a_marker>{CITATION_MARKER})|(?<!\w)(?!(?<=\w[-.,\u2212])\d)(?:{body})")
 
 
-QUANTITY = _master(bare_numbers=False)
-QUANTITY_OR_BARE = _master(bare_numbers=True)
+MASTER = _master(identifiers=True)
+# The same scan without identifiers: where a candidate identifier turns out to be
+# something else ("10m", "In 2019"), the text at its offset is read again with this.
+WITHOUT_IDENTIFIERS = _master(identifiers=False)
 
 
 def _phrase_key(phrase: str) -> str:
@@ -238,20 +375,30 @@ BOUND_OF: dict[str, Relation] = {
     for relation, words in phrases.BOUND_PHRASES.items()
     for phrase in words
 }
-_REVERSED_BOUNDS = _alternation(phrase[::-1] for phrase in BOUND_OF)
-_REVERSED_HEDGES = _alternation(phrase[::-1] for phrase in phrases.HEDGES)
-# Reversed, the window just before a number reads: an optional "of", a hedge, a bound.
-# A phrase must not continue a word ("handsome 5" holds no "some").
+TRAILING_OF: dict[str, Relation] = {
+    "+": Relation.GE,
+    **{
+        _phrase_key(phrase): relation
+        for table in (phrases.TRAILING_BOUNDS, phrases.TRAILING_AFTER_UNIT)
+        for phrase, relation in table.items()
+    },
+}
+_REVERSED_BOUNDS = alternation(phrase[::-1] for phrase in BOUND_OF)
+_REVERSED_HEDGES = alternation(phrase[::-1] for phrase in phrases.HEDGES)
+# Reversed, the window just before a number reads: a hedge, then a bound. A phrase must
+# not continue a word ("handsome 5" holds no "some").
 REVERSED_PREFIX = re.compile(
-    r"(?:\s+fo(?![A-Za-z]))?"
     rf"(?:\s*(?P<hedge>{_REVERSED_HEDGES})(?![A-Za-z]))?"
     rf"(?:\s*(?P<bound>{_REVERSED_BOUNDS})(?![A-Za-z]))?",
     re.IGNORECASE,
 )
+# An "of" between the qualifying words and the number ("nearly all of 5"), stepped over
+# when nothing qualifies the number without it.
+REVERSED_OF = re.compile(r"\s+fo(?![A-Za-z])", re.IGNORECASE)
 
 _NEGATION_CUE = (
-    rf"\b(?:{_alternation(phrases.NEGATION_WORDS)})\b"
-    rf"|\B(?:{_alternation(phrases.NEGATION_SUFFIXES)})\b"
+    rf"\b(?:{alternation(phrases.NEGATION_WORDS)})\b"
+    rf"|\B(?:{alternation(phrases.NEGATION_SUFFIXES)})\b"
 )
 # Bound phrases that contain a cue ("no more than", "must not exceed"): they state a
 # bound, not a negation, wherever they stand in the clause, so the scan steps over them.
@@ -259,7 +406,16 @@ _NEGATED_BOUNDS = [phrase for phrase in BOUND_OF if re.search(_NEGATION_CUE, phr
 _NEGATION_STARTS = list(phrases.NEGATION_WORDS) + list(phrases.NEGATION_SUFFIXES) + _NEGATED_BOUNDS
 NEGATION = re.compile(
     rf"{_first_chars(_NEGATION_STARTS, fold=True)}"
-    rf"(?:\b(?P<bound>{_alternation(_NEGATED_BOUNDS)})(?![A-Za-z])|(?P<cue>{_NEGATION_CUE}))",
+    rf"(?:\b(?P<bound>{alternation(_NEGATED_BOUNDS)})(?![A-Za-z])|(?P<cue>{_NEGATION_CUE}))",
+    re.IGNORECASE,
+)
+# The start of the predicate a fact belongs to, searched backwards on reversed text: a
+# conjunction or dash after which a negation no longer applies.
+_WORD_BREAKS = [w for w in phrases.PREDICATE_BREAKS if w[0].isalpha()]
+_MARK_BREAKS = [w for w in phrases.PREDICATE_BREAKS if not w[0].isalpha()]
+REVERSED_PREDICATE_BREAK = re.compile(
+    rf"(?<![A-Za-z])(?:{alternation(w[::-1] for w in _WORD_BREAKS)})(?![A-Za-z])"
+    rf"|(?<=\s)(?:{alternation(_MARK_BREAKS)})(?=\s)|\(",
     re.IGNORECASE,
 )
 # The end of the clause a fact belongs to, on reversed text: sentence punctuation, or a
@@ -269,10 +425,20 @@ NEGATION = re.compile(
 _ABBREVIATIONS = [p[:-1] for p in (*phrases.HEDGES, *BOUND_OF) if p.endswith(".")]
 REVERSED_CLAUSE_BREAK = re.compile(
     r"[;:!?\n]|(?<=\s),"
-    rf"|(?<=\s)\.(?!(?:{_alternation(p[::-1] for p in _ABBREVIATIONS)})(?![A-Za-z]))",
+    rf"|(?<=\s)\.(?!(?:{alternation(p[::-1] for p in _ABBREVIATIONS)})(?![A-Za-z]))",
     re.IGNORECASE,
 )
-VERSION_BEFORE = re.compile(
-    rf"(?:^|\W)(?:{_alternation(phrases.VERSION_WORDS)})\s*$|\bv$", re.IGNORECASE
+# A verb of change shortly before "from X to Y": the two ends are values, not an interval.
+_REVERSED_CHANGE_WORDS = alternation(w[::-1] for w in phrases.CHANGE_WORDS)
+REVERSED_CHANGE = re.compile(
+    rf"^(?:\s*+[\w%$.,'’-]++){{0,6}}?\s*+(?<![A-Za-z])(?:{_REVERSED_CHANGE_WORDS})(?![A-Za-z])",
+    re.IGNORECASE,
 )
 LIST_MARKER_AFTER = re.compile(r"[.)]\s")
+# Digits and quantifying number words: every one of them in a claim must end up inside
+# a fact or a set-aside span ("one" is left out: it is far more often a pronoun).
+# TOKEN_CHARS are those of a written token holding digits ("A-1x", "1/2", "+44").
+TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,-/:+#_&'")
+NUMBER_TOKEN = re.compile(
+    rf"\d++|\b(?i:{alternation(w for w in _WORD_NUMBER_WORDS if w != 'one')})\b"
+)

@@ -1,4 +1,4 @@
-"""The words around a number that change what it claims: bounds, hedges, negation, versions.
+"""The words around a number that change what it claims, and the words that name numbers.
 
 Tables only; :mod:`worker.quantities.patterns` turns them into regular expressions. A
 phrase that starts earlier wins over one nested inside it, so "no more than" (at most)
@@ -11,21 +11,44 @@ from worker.quantities.facts import Relation
 
 # fmt: off
 
+# Bound phrases written before the number.
 BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
     Relation.LT: ("below", "under", "less than", "fewer than", "lower than", "<"),
     Relation.LE: (
-        "at most", "no more than", "not more than", "up to", "a maximum of", "maximum of",
-        "maximum", "max", "not exceed", "not exceeding", "never exceed", "never exceeds",
-        "not to exceed", "cannot exceed", "can't exceed", "can’t exceed", "at or below", "≤", "<=",
+        "at most", "at the most", "no more than", "not more than", "up to", "a maximum of",
+        "maximum of", "maximum", "max", "not exceed", "not exceeding", "never exceed",
+        "never exceeds", "not to exceed", "cannot exceed", "can't exceed", "can’t exceed",
+        "at or below", "no higher than", "no greater than", "≤", "<=",
     ),
     Relation.GT: (
         "above", "over", "more than", "greater than", "higher than", "larger than",
-        "exceeds", "exceeding", "exceed", ">",
+        "exceeds", "exceeding", "exceed", "exceeded", "surpass", "surpasses", "surpassed",
+        "surpassing", "in excess of", "north of", "upwards of", "tops", "topped", "topping",
+        ">",
     ),
     Relation.GE: (
-        "at least", "no less than", "not less than", "no fewer than", "a minimum of",
-        "minimum of", "minimum", "at or above", "≥", ">=",
+        "at least", "at the least", "no less than", "not less than", "no fewer than",
+        "a minimum of", "minimum of", "minimum", "at or above", "≥", ">=",
     ),
+}
+
+# Bound phrases written after the number ("5 or more years") or after its unit ("$100 or
+# less"). A "+" glued to the number ("5+ years") is read by the pattern itself.
+TRAILING_BOUNDS: dict[str, Relation] = {
+    "or more": Relation.GE, "or greater": Relation.GE,
+    "or higher": Relation.GE, "or above": Relation.GE, "or over": Relation.GE,
+    "or longer": Relation.GE, "and up": Relation.GE, "and above": Relation.GE,
+    "and over": Relation.GE, "and more": Relation.GE,
+    "or less": Relation.LE, "or fewer": Relation.LE, "or lower": Relation.LE,
+    "or below": Relation.LE, "or under": Relation.LE, "or shorter": Relation.LE,
+}
+# Only after a unit: before one, "maximum" and "minimum" would read as nouns.
+TRAILING_AFTER_UNIT: dict[str, Relation] = {
+    "maximum": Relation.LE, "max": Relation.LE, "at most": Relation.LE,
+    "at the most": Relation.LE, "at maximum": Relation.LE, "at a maximum": Relation.LE,
+    "tops": Relation.LE,
+    "minimum": Relation.GE, "at least": Relation.GE, "at the least": Relation.GE,
+    "at minimum": Relation.GE, "at a minimum": Relation.GE,
 }
 
 # Words that make a value approximate: "about 96 percent" may stand for 96.4 percent.
@@ -34,18 +57,124 @@ HEDGES: tuple[str, ...] = (
     "some", "close to", "circa", "~",
 )
 
-# Cues that negate a fact later in the same clause. Bound phrases containing "not" or
+# Cues that negate a fact later in the same predicate. Bound phrases containing "not" or
 # "no" are matched first and removed from the clause, so they never count here.
 NEGATION_WORDS: tuple[str, ...] = ("not", "no", "never", "cannot")
 # Contractions negate the word they end: "don't", "isn't", "mustn’t".
 NEGATION_SUFFIXES: tuple[str, ...] = ("n't", "n’t")
-
-# A number right after one of these words is a version or identifier, never a quantity.
-VERSION_WORDS: tuple[str, ...] = (
-    "version", "versions", "ver.", "ver", "v.", "release", "releases", "build", "revision",
-    "rev.", "rev", "firmware", "model", "step", "section", "chapter", "page", "item", "no.",
-    "number", "#",
+# Words that start a new predicate: a negation before one of them does not reach a fact
+# after it ("is not waterproof and lasts 10 hours" negates nothing numeric).
+PREDICATE_BREAKS: tuple[str, ...] = (
+    "and", "but", "or", "yet", "while", "whereas", "although", "though", "because",
+    "which", "who", "where", "when", "so", "then", "–", "—", "-", "(",
 )
+
+# Verbs of change: "fell from 5% to 3%" states two values, not an interval between them.
+CHANGE_WORDS: tuple[str, ...] = (
+    "rose", "rise", "rises", "risen", "rising", "grew", "grow", "grows", "grown", "growing",
+    "increased", "increase", "increases", "increasing", "decreased", "decrease", "decreases",
+    "decreasing", "declined", "decline", "declines", "declining", "fell", "fall", "falls",
+    "fallen", "falling", "dropped", "drop", "drops", "dropping", "climbed", "climb",
+    "climbs", "jumped", "jump", "jumps", "surged", "surge", "surges", "slipped", "slid",
+    "went", "go", "goes", "gone", "moved", "improved", "improve", "improves", "expanded",
+    "shrank", "shrunk", "widened", "narrowed", "raised", "raise", "raises", "lowered",
+    "lower", "lowers", "cut", "cuts", "reduced", "reduce", "reduces", "boosted", "boost",
+    "changed", "change", "changes", "upgraded", "downgraded", "revised", "up", "down",
+    "soared", "plunged", "tumbled", "dipped", "edged", "ticked", "shifted", "postponed",
+    "delayed", "rescheduled", "pushed", "extended", "brought", "moved",
+)
+
+# A number right after one of these words names something rather than measuring it.
+IDENTIFIER_WORDS: tuple[str, ...] = (
+    "version", "versions", "ver.", "ver", "v.", "revision", "rev.", "firmware", "model",
+    "step", "section", "chapter", "page", "item", "no.", "number", "#", "flight", "route",
+    "gate", "room", "tier", "level", "phase", "stage", "grade", "class", "type", "part",
+    "article", "clause", "appendix", "figure", "fig.", "slide", "exhibit", "platform",
+    "suite", "floor", "category", "division", "district", "ward", "generation", "gen",
+)
+
+# Names that always stand for one numbered thing: where evidence writes the name alone
+# ("the impact of COVID"), it supports the numbered identifier ("COVID-19").
+IDENTIFIER_ALIASES: dict[str, tuple[str, ...]] = {
+    "COVID19": ("COVID", "coronavirus", "novel coronavirus", "coronavirus disease"),
+}
+
+# Capitalized words that are never the name part of an identifier such as "Kafka 3.7":
+# a capital at the start of a sentence makes them look like names.
+NOT_NAMES: tuple[str, ...] = (
+    "A", "An", "The", "In", "On", "At", "By", "For", "From", "To", "Of", "Since", "Until",
+    "Till", "During", "Before", "After", "About", "Around", "Over", "Under", "Nearly",
+    "Approximately", "Almost", "Roughly", "Some", "All", "And", "But", "Or", "With",
+    "Without", "Between", "Within", "Across", "Into", "Than", "Per", "Each", "Every",
+    "Only", "Just", "More", "Less", "Fewer", "Up", "Down", "Below", "Above", "Exactly",
+    "Total", "Through", "Throughout", "Circa", "Around", "Another", "Both", "These",
+    "Those", "This", "That", "Its", "Our", "Their", "His", "Her", "My", "Your", "We",
+    "They", "It", "He", "She", "I", "You", "As", "If", "When", "While", "Of", "Also",
+    "Fiscal", "Calendar", "Year", "Years", "Early", "Mid", "Late", "Spring", "Summer",
+    "Fall", "Autumn", "Winter", "Week", "Weeks", "Day", "Days", "Top", "Last", "Next",
+    "First", "Second", "Third", "Fourth", "Q", "H", "FY", "Page", "Among", "Against",
+    "Via", "Including", "Excluding", "Plus", "Minus", "Nearly", "Over", "Just", "Only",
+    "Least", "Most", "Many", "Few", "Several", "Some", "Any", "No", "Not", "Never",
+    "Is", "Are", "Was", "Were", "Be", "Has", "Have", "Had", "Will", "Would", "Can",
+    "Could", "Should", "May", "Might", "Must", "Do", "Does", "Did", "Where", "Which",
+    "Who", "Whom", "Whose", "Why", "How", "What", "So", "Yet", "Then", "Now", "Here",
+    "There", "Still", "Again", "Even", "Already", "Once", "Twice",
+)
+
+# A four-digit number after these words is a year even outside 1800-2100 or before a
+# plural noun: "in 1492", "since 1998", "in 2019 stores reopened".
+YEAR_WORDS: tuple[str, ...] = (
+    "in", "since", "by", "during", "until", "till", "through", "throughout", "before",
+    "after", "circa", "c.", "fiscal", "fy", "calendar", "year", "early", "mid", "late",
+    "spring", "summer", "fall", "autumn", "winter", "end", "start", "beginning", "middle",
+    "pre", "post",
+)
+# Before "<year> <noun>", these make the number a year even when the noun is plural:
+# "our 2019 results" is a year, "2000 employees" a count.
+YEAR_DETERMINERS: tuple[str, ...] = (
+    "the", "its", "our", "their", "his", "her", "my", "your", "this", "that", "last",
+    "next", "whose", "'s", "’s", "a", "an",
+)
+# Plural nouns that a year commonly qualifies ("2019 sales", "2020 results").
+YEARLY_NOUNS: tuple[str, ...] = (
+    "sales", "results", "earnings", "revenues", "figures", "numbers", "levels", "prices",
+    "estimates", "targets", "plans", "goals", "forecasts", "projections", "expectations",
+    "financials", "accounts", "returns", "profits", "losses", "costs", "expenses",
+    "volumes", "shipments", "deliveries", "elections", "olympics", "games", "awards",
+    "guidelines", "rules", "standards", "regulations", "models", "editions", "seasons",
+)
+
+# Function words end a noun phrase: the noun a number counts comes before them.
+FUNCTION_WORDS: frozenset[str] = frozenset((
+    "a", "an", "the", "and", "or", "but", "nor", "of", "in", "on", "at", "by", "for",
+    "from", "to", "with", "without", "within", "into", "onto", "over", "under", "about",
+    "above", "below", "between", "among", "through", "during", "before", "after", "since",
+    "until", "than", "as", "per", "via", "versus", "vs", "that", "which", "who", "whom",
+    "whose", "where", "when", "while", "whereas", "if", "because", "so", "yet", "is",
+    "are", "was", "were", "be", "been", "being", "has", "have", "had", "will", "would",
+    "can", "could", "should", "may", "might", "must", "shall", "do", "does", "did", "not",
+    "no", "each", "every", "this", "these", "those", "it", "its", "they", "their", "them",
+    "we", "our", "us", "he", "his", "she", "her", "you", "your", "i", "my", "me", "more",
+    "less", "fewer", "most", "least", "also", "only", "just", "even", "still", "again",
+    "respectively", "including", "excluding", "compared", "against", "across", "around",
+    "up", "down", "out", "off", "there", "here", "then", "now", "ago", "later", "earlier",
+    "year", "years", "each", "apiece", "total", "combined", "altogether", "overall",
+))
+
+# Words before or after "<n>-<m>" that make it a score rather than a range.
+SCORE_BEFORE: tuple[str, ...] = (
+    "won", "win", "wins", "winning", "beat", "beats", "beating", "defeated", "defeat",
+    "lost", "lose", "loses", "losing", "tied", "drew", "draw", "edged", "trailed", "led",
+    "leads", "leading", "score", "scored", "scoreline", "final", "vote", "voted",
+)
+SCORE_AFTER: tuple[str, ...] = (
+    "victory", "win", "loss", "defeat", "draw", "tie", "lead", "triumph", "decision",
+    "scoreline", "vote", "margin", "advantage", "deficit", "aggregate", "thrashing",
+    "rout", "home", "away",
+)
+
+# Times of day written as words, and the markers of the 12-hour clock.
+CLOCK_WORDS: dict[str, str] = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
 
 # Number words: values of single words and the multipliers that scale what precedes them.
 SMALL_NUMBER_WORDS: dict[str, int] = {
@@ -63,7 +192,7 @@ TENS_WORDS: dict[str, int] = {
     "eighty": 80, "ninety": 90,
 }
 MULTIPLIER_WORDS: dict[str, int] = {
-    "hundred": 100, "thousand": 1000, "million": 1000000, "billion": 1000000000,
+    "dozen": 12, "hundred": 100, "thousand": 1000, "million": 1000000, "billion": 1000000000,
 }
 
 # "half an hour", "half a day", "a quarter of an hour": a fraction word before a unit.
@@ -77,7 +206,11 @@ MONTHS: dict[str, int] = {
     "Nov": 11, "December": 12, "Dec": 12,
 }
 
-QUARTER_WORDS: dict[str, int] = {
+# Ordinals that name quarters and halves: "third quarter", "3rd quarter", "second half".
+ORDINAL_WORDS: dict[str, int] = {
     "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
 }
+
+# The years of a decade that "early", "mid" and "late" name.
+DECADE_PARTS: dict[str, tuple[int, int]] = {"early": (0, 3), "mid": (4, 6), "late": (7, 9)}
 # fmt: on

@@ -74,6 +74,10 @@ UNITS: tuple[Unit, ...] = (
     _u("percent", "percent", aliases=("%", "percent", "per cent", "pct")),
     _u("percentage point", "percentage_points",
        aliases=("percentage points", "percentage point", "pp")),
+    _u("basis point", "percentage_points", "0.01",
+       aliases=("basis points", "basis point", "bps", "bp")),
+    # multiples: "3x", "three times", "a 2-fold rise"
+    _u("times", "multiple", aliases=("times", "fold", "×"), exact=("x",)),
     # temperature, in degrees Celsius
     _u("degree Celsius", "temperature_c",
        aliases=("°C", "° C", "degrees Celsius", "degree Celsius", "degrees C", "degree C",
@@ -174,6 +178,11 @@ UNITS: tuple[Unit, ...] = (
     _u("US cent", "money_usd", "0.01", aliases=("cents", "cent")),
     _u("euro", "money_eur", aliases=("euros", "euro", "EUR")),
     _u("pound sterling", "money_gbp", aliases=("pounds sterling", "GBP")),
+    _u("Japanese yen", "money_jpy", aliases=("yen", "JPY")),
+    _u("Indian rupee", "money_inr", aliases=("rupees", "rupee", "INR")),
+    _u("Australian dollar", "money_aud", aliases=("Australian dollars", "AUD")),
+    _u("Canadian dollar", "money_cad", aliases=("Canadian dollars", "CAD")),
+    _u("Swiss franc", "money_chf", aliases=("Swiss francs", "CHF")),
 )
 # fmt: on
 
@@ -186,6 +195,17 @@ CURRENCY_PREFIXES: dict[str, str] = {
     "EUR": "money_eur",
     "£": "money_gbp",
     "GBP": "money_gbp",
+    "¥": "money_jpy",
+    "JPY": "money_jpy",
+    "₹": "money_inr",
+    "INR": "money_inr",
+    "A$": "money_aud",
+    "AU$": "money_aud",
+    "AUD": "money_aud",
+    "C$": "money_cad",
+    "CA$": "money_cad",
+    "CAD": "money_cad",
+    "CHF": "money_chf",
 }
 
 # Scale words multiply any number; the short forms only follow a currency amount.
@@ -195,6 +215,19 @@ SCALE_WORDS: dict[str, Decimal] = {
     "billion": Decimal(1000000000),
     "trillion": Decimal(1000000000000),
 }
+# Scale letters glued to digits outside money: "1.1M users", "50k", "2bn". A lone "m" or
+# "B" is a unit (metres, bytes) unless a counted noun follows ("10m users").
+SCALE_LETTERS: dict[str, Decimal] = {
+    "k": Decimal(1000),
+    "K": Decimal(1000),
+    "M": Decimal(1000000),
+    "MM": Decimal(1000000),
+    "mn": Decimal(1000000),
+    "bn": Decimal(1000000000),
+    "Bn": Decimal(1000000000),
+}
+# Unit symbols that read as scales when a counted noun follows them: "10m users".
+SCALE_LOOKALIKES: dict[str, Decimal] = {"m": Decimal(1000000), "B": Decimal(1000000000)}
 CURRENCY_SCALES: dict[str, Decimal] = {
     "k": Decimal(1000),
     "m": Decimal(1000000),
@@ -224,6 +257,12 @@ BASE_UNITS: dict[str, str] = {
     "money_usd": "USD",
     "money_eur": "EUR",
     "money_gbp": "GBP",
+    "money_jpy": "JPY",
+    "money_inr": "INR",
+    "money_aud": "AUD",
+    "money_cad": "CAD",
+    "money_chf": "CHF",
+    "multiple": "x",
 }
 
 

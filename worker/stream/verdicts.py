@@ -45,6 +45,14 @@ def verdict_payload(
         "reason": verdict.reason,
         "facts": [fact_payload(check) for check in verdict.facts],
         "flags": list(verdict.flags),
+        "set_aside": [
+            {
+                "text": number.text,
+                "span": {"start": number.span.start, "end": number.span.end},
+                "reason": number.reason,
+            }
+            for number in verdict.set_aside
+        ],
         "kb_version": claim.kb_version,
         "cited_doc_ids": list(claim.cited_doc_ids),
         "evidence_documents": [
@@ -127,6 +135,7 @@ def fact_payload(check: FactCheck) -> dict[str, Any]:
         "evidence": evidence,
         "negation_conflict": check.negation_conflict,
         "problem": mention.problem,
+        "period": None if mention.period is None else mention.period.label(),
     }
 
 
