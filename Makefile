@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[worker,test]'
 	@touch $(STAMP)
 
 venv: $(STAMP)

@@ -1,10 +1,21 @@
-"""The event contracts of quantcheck: claims in, verdicts and dead letters out.
+"""The event contracts of quantcheck: claims and answers in, verdicts and dead letters out.
 
 Independent of the worker, so a RAG backend can depend on them alone. The same rules
-ship as JSON Schema files (``claim-event.v1.schema.json``, ``verdict.v1.schema.json``)
-and an AsyncAPI document (``asyncapi.yaml``) in this package.
+ship as JSON Schema files (``claim-event.v1.schema.json``, ``answer-event.v1.schema.json``,
+``verdict.v1.schema.json``, ``answer-verdict.v1.schema.json``) and an AsyncAPI document
+(``asyncapi.yaml``) in this package.
 """
 
+from schemas.answer import ANSWER_EVENT_TYPE, AnswerEvent, parse_answer
+from schemas.answer_verdict import (
+    ANSWER_VERDICT_EVENT_TYPE,
+    WORST_FIRST,
+    AnswerClaim,
+    AnswerVerdictEvent,
+    StatusCounts,
+    dump_answer_verdict,
+    worst_status,
+)
 from schemas.claim import (
     CLAIM_DECODE_KINDS,
     ClaimDecodeError,
@@ -33,6 +44,12 @@ from schemas.dead_letter import (
     dead_letter_headers,
     read_dead_letter_headers,
 )
+from schemas.event_types import (
+    EVENT_TYPE_FIELD,
+    VerdictRecordError,
+    parse_claims_topic_value,
+    parse_verdicts_topic_value,
+)
 from schemas.limits import SCHEMA_VERSION
 from schemas.verdict import (
     MATCH_KINDS,
@@ -53,8 +70,11 @@ from schemas.verdict import (
 
 __all__ = [
     "ADDED_HEADERS",
+    "ANSWER_EVENT_TYPE",
+    "ANSWER_VERDICT_EVENT_TYPE",
     "CLAIM_DECODE_KINDS",
     "DEAD_LETTER_KINDS",
+    "EVENT_TYPE_FIELD",
     "HEADER_CHECKER_VERSION",
     "HEADER_CLAIM_ID",
     "HEADER_CONSUMER_GROUP",
@@ -70,6 +90,10 @@ __all__ = [
     "RELATIONS",
     "SCHEMA_VERSION",
     "STATUSES",
+    "WORST_FIRST",
+    "AnswerClaim",
+    "AnswerEvent",
+    "AnswerVerdictEvent",
     "ClaimDecodeError",
     "ClaimDecodeKind",
     "ClaimEvent",
@@ -85,10 +109,17 @@ __all__ = [
     "SetAsideNumber",
     "SourceCoordinates",
     "Span",
+    "StatusCounts",
     "VerdictEvent",
+    "VerdictRecordError",
     "VerdictStatus",
     "dead_letter_headers",
+    "dump_answer_verdict",
     "dump_verdict",
+    "parse_answer",
     "parse_claim",
+    "parse_claims_topic_value",
+    "parse_verdicts_topic_value",
     "read_dead_letter_headers",
+    "worst_status",
 ]

@@ -18,6 +18,8 @@ from typing import Any, Final
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode
 
+from schemas.answer import AnswerEvent
+from schemas.answer_verdict import AnswerVerdictEvent
 from schemas.claim import ClaimEvent
 from schemas.limits import MAX_CLAIM_MESSAGE_BYTES
 from schemas.verdict import VerdictEvent
@@ -62,6 +64,30 @@ SCHEMA_FILES: Final = (
             "The verdict on one claim, published to the claim-verdicts topic keyed by"
             " claim_id, in transactions: read it with isolation_level=read_committed."
             " Spans count Unicode code points."
+        ),
+    ),
+    SchemaFile(
+        filename="answer-event.v1.schema.json",
+        model=AnswerEvent,
+        mode="validation",
+        schema_id="urn:quantcheck:schema:answer-event:v1",
+        description=(
+            "A generated answer published to the claims topic, keyed by its answer_id"
+            f" (UTF-8), as UTF-8 JSON of at most {MAX_CLAIM_MESSAGE_BYTES} bytes. event_type"
+            " 'answer' tells it from a claim event. Character limits count Unicode code"
+            " points. Messages that fail this schema are dead-lettered."
+        ),
+    ),
+    SchemaFile(
+        filename="answer-verdict.v1.schema.json",
+        model=AnswerVerdictEvent,
+        mode="serialization",
+        schema_id="urn:quantcheck:schema:answer-verdict:v1",
+        description=(
+            "The verdict on one answer, published to the claim-verdicts topic keyed by"
+            " answer_id after the verdicts of its claims, in the same transaction: read it"
+            " with isolation_level=read_committed. event_type 'answer_verdict' tells it from"
+            " a claim verdict. Spans count Unicode code points."
         ),
     ),
 )

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Final
 
 SCHEMA_VERSION: Final = 1
-"""The one version of the claim and verdict contracts this package reads and writes."""
+"""The one version of the claim, answer and verdict contracts this package reads and
+writes."""
 
 MAX_CLAIM_MESSAGE_BYTES: Final = 1_000_000
 """Largest claim message value, in bytes, that the worker parses; larger ones are
@@ -23,6 +24,17 @@ MAX_ID_CHARS: Final = 200
 
 MAX_CLAIM_TEXT_CHARS: Final = 20_000
 """Longest claim text."""
+
+MAX_ANSWER_TEXT_CHARS: Final = MAX_CLAIM_TEXT_CHARS
+"""Longest answer text: no longer than a claim text, so every sentence split from an
+answer is a valid claim text."""
+
+MAX_ANSWER_ID_CHARS: Final = MAX_ID_CHARS - len(":") - len(str(MAX_ANSWER_TEXT_CHARS))
+"""Longest answer ID: room is left for the ``:<n>`` that names each of its claims (an
+answer has fewer sentences than characters)."""
+
+MAX_CITATIONS: Final = 1_000
+"""Most citation markers an answer may map to document IDs."""
 
 MAX_CITED_DOC_IDS: Final = 64
 """Most document IDs one claim may cite."""

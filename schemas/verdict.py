@@ -94,7 +94,10 @@ class FactResult(BaseModel):
         default=None, description="Upper bound of a range (relation ..); null otherwise."
     )
     text: str = Field(description="The mention as the claim writes it.")
-    span: Span = Field(description="Where the mention sits in the claim text.")
+    span: Span = Field(
+        description="Where the mention sits in the claim text; for a claim split from an"
+        " answer, in the answer text (the claim text has the markers removed)."
+    )
     negated: bool = Field(description="The claim states the fact in a negated context.")
     approximate: bool = Field(description="The claim hedges the value (about, roughly, ~).")
     matched: bool = Field(description="Some cited document supports the fact.")

@@ -45,6 +45,31 @@ def claim_payload(**overrides: Any) -> dict[str, Any]:
     return payload
 
 
+def answer_payload(**overrides: Any) -> dict[str, Any]:
+    """A valid answer as a JSON-ready dict, with ``overrides`` applied."""
+    payload: dict[str, Any] = {
+        "schema_version": 1,
+        "event_type": "answer",
+        "answer_id": "A01",
+        "answer_text": "The logger records a reading every 15 seconds [1]. Calibrate at"
+        " 2.5 L/min【2】.",
+        "citations": {"1": "S01", "2": "S02"},
+        "retrieved_doc_ids": ["S01", "S02"],
+        "kb_version": "handbook-2024-06",
+        "prompt": "How often does the logger record readings?",
+        "model": "example-model",
+        "retriever": "bm25",
+        "produced_at": "2024-06-01T12:00:00Z",
+        "attributes": {"tenant": "field-ops"},
+    }
+    for name, value in overrides.items():
+        if value is DROP:
+            payload.pop(name, None)
+        else:
+            payload[name] = value
+    return payload
+
+
 def claim_bytes(**overrides: Any) -> bytes:
     """A claim message value: the sample claim as UTF-8 JSON."""
     return json.dumps(claim_payload(**overrides), ensure_ascii=False).encode("utf-8")

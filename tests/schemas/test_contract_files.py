@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -17,19 +18,28 @@ import yaml
 from schemas import (
     ADDED_HEADERS,
     DEAD_LETTER_KINDS,
+    STATUSES,
+    AnswerEvent,
+    AnswerVerdictEvent,
     ClaimDecodeError,
     ClaimEvent,
     VerdictEvent,
+    dump_answer_verdict,
     dump_verdict,
+    parse_answer,
     parse_claim,
     read_dead_letter_headers,
 )
 from schemas.generate import SCHEMA_DIR, SCHEMA_FILES, main, render, rendered_files, stale_files
-from tests.schemas.samples import claim_payload, fact, verdict
+from tests.answers.samples import has_quantity
+from tests.schemas.samples import answer_payload, claim_payload, fact, verdict
+from worker.answers import split_answer
 
 ASYNCAPI = SCHEMA_DIR / "asyncapi.yaml"
 CLAIM_SCHEMA = "claim-event.v1.schema.json"
 VERDICT_SCHEMA = "verdict.v1.schema.json"
+ANSWER_SCHEMA = "answer-event.v1.schema.json"
+ANSWER_VERDICT_SCHEMA = "answer-verdict.v1.schema.json"
 
 
 def load_schema(name: str) -> dict[str, Any]:
@@ -131,6 +141,51 @@ def test_verdict_schema_requires_every_field() -> None:
     # The serialization schema: consumers can rely on every key being present.
     schema = load_schema(VERDICT_SCHEMA)
     assert schema["required"] == list(VerdictEvent.model_fields)
+    answer_schema = load_schema(ANSWER_VERDICT_SCHEMA)
+    assert answer_schema["required"] == list(AnswerVerdictEvent.model_fields)
+    counts = answer_schema["$defs"]["StatusCounts"]
+    assert sorted(counts["required"]) == sorted(counts["properties"]) == sorted(STATUSES)
+
+
+def test_sample_answers_validate() -> None:
+    answers = validator(ANSWER_SCHEMA)
+    answers.validate(answer_payload())
+    minimal = {
+        k: v for k, v in answer_payload().items() if k in load_schema(ANSWER_SCHEMA)["required"]
+    }
+    answers.validate(minimal)
+    parse_answer(json.dumps(minimal).encode())
+
+
+def test_answers_and_claims_are_told_apart_by_their_schemas() -> None:
+    # A consumer validating with the JSON Schemas alone can route the claims topic.
+    assert not validator(CLAIM_SCHEMA).is_valid(answer_payload())
+    assert not validator(ANSWER_SCHEMA).is_valid(claim_payload())
+    assert not validator(ANSWER_SCHEMA).is_valid(answer_payload(event_type="claim"))
+    assert load_schema(ANSWER_SCHEMA)["properties"]["event_type"]["const"] == "answer"
+    assert "event_type" not in load_schema(CLAIM_SCHEMA)["properties"]
+    verdict_schema = load_schema(ANSWER_VERDICT_SCHEMA)
+    assert verdict_schema["properties"]["event_type"]["const"] == "answer_verdict"
+    assert "event_type" not in load_schema(VERDICT_SCHEMA)["properties"]
+
+
+ANSWER_REFUSALS: list[dict[str, Any]] = [
+    {"answer_id": "x" * 195},
+    {"answer_text": "a\x00b"},
+    {"citations": {f"{i}": "S01" for i in range(1001)}},
+    {"citations": {"1\t2": "S01"}},
+    {"event_type": "claim"},
+    {"schema_version": 2},
+    {"unexpected": True},
+]
+
+
+@pytest.mark.parametrize("overrides", ANSWER_REFUSALS, ids=lambda o: next(iter(o)))
+def test_answer_model_and_schema_agree_on_refusals(overrides: dict[str, Any]) -> None:
+    payload = answer_payload(**overrides)
+    assert not validator(ANSWER_SCHEMA).is_valid(payload)
+    with pytest.raises(ClaimDecodeError):
+        parse_answer(json.dumps(payload).encode())
 
 
 # Both the model and the JSON Schema refuse each of these.
@@ -172,6 +227,17 @@ def test_asyncapi_has_the_three_topics(asyncapi: dict[str, Any]) -> None:
     assert addresses == {"claims", "claim-verdicts", "claims-dlq"}
 
 
+def test_asyncapi_topics_carry_both_record_types(asyncapi: dict[str, Any]) -> None:
+    channels = asyncapi["channels"]
+    assert set(channels["claims"]["messages"]) == {"claimEvent", "answerEvent"}
+    assert set(channels["claimVerdicts"]["messages"]) == {"verdictEvent", "answerVerdictEvent"}
+    for name in ("claims", "claimVerdicts"):
+        assert "`event_type`" in channels[name]["description"]
+    operations = asyncapi["operations"]
+    assert len(operations["receiveClaims"]["messages"]) == 2
+    assert len(operations["sendVerdicts"]["messages"]) == 2
+
+
 def test_asyncapi_operations(asyncapi: dict[str, Any]) -> None:
     by_address = {
         asyncapi["channels"][op["channel"]["$ref"].split("/")[-1]]["address"]: op["action"]
@@ -207,7 +273,12 @@ def _resolve_pointer(document: Any, pointer: str) -> Any:
 def test_asyncapi_references_resolve(asyncapi: dict[str, Any]) -> None:
     references = list(_references(asyncapi))
     files = [ref for ref in references if not ref.startswith("#")]
-    assert sorted(files) == ["./claim-event.v1.schema.json", "./verdict.v1.schema.json"]
+    assert sorted(files) == [
+        "./answer-event.v1.schema.json",
+        "./answer-verdict.v1.schema.json",
+        "./claim-event.v1.schema.json",
+        "./verdict.v1.schema.json",
+    ]
     for ref in references:
         target, _, pointer = ref.partition("#")
         document = json.loads((SCHEMA_DIR / target).read_text()) if target else asyncapi
@@ -216,7 +287,7 @@ def test_asyncapi_references_resolve(asyncapi: dict[str, Any]) -> None:
 
 def test_asyncapi_payloads_declare_json_schema(asyncapi: dict[str, Any]) -> None:
     messages = asyncapi["components"]["messages"]
-    for name in ("ClaimEvent", "VerdictEvent"):
+    for name in ("ClaimEvent", "VerdictEvent", "AnswerEvent", "AnswerVerdictEvent"):
         payload = messages[name]["payload"]
         assert payload["schemaFormat"] == "application/schema+json;version=draft-2020-12"
         assert messages[name]["bindings"]["kafka"]["key"]["type"] == "string"
@@ -238,8 +309,34 @@ def test_asyncapi_examples_are_valid(asyncapi: dict[str, Any]) -> None:
         validator(VERDICT_SCHEMA).validate(example["payload"])
         event = VerdictEvent.model_validate_json(json.dumps(example["payload"]))
         assert json.loads(dump_verdict(event)) == example["payload"]
+    for example in messages["AnswerEvent"]["examples"]:
+        validator(ANSWER_SCHEMA).validate(example["payload"])
+        parse_answer(json.dumps(example["payload"]).encode())
+    for example in messages["AnswerVerdictEvent"]["examples"]:
+        validator(ANSWER_VERDICT_SCHEMA).validate(example["payload"])
+        record = AnswerVerdictEvent.model_validate_json(json.dumps(example["payload"]))
+        assert json.loads(dump_answer_verdict(record)) == example["payload"]
     header_schema = asyncapi["components"]["schemas"]["DeadLetterHeaders"]
     for example in messages["DeadLetter"]["examples"]:
         jsonschema.Draft202012Validator(header_schema).validate(example["headers"])
         encoded = [(name, value.encode()) for name, value in example["headers"].items()]
         assert read_dead_letter_headers(encoded).kind == example["headers"]["quantcheck.error.kind"]
+
+
+def test_asyncapi_answer_examples_agree_with_the_split(asyncapi: dict[str, Any]) -> None:
+    messages = asyncapi["components"]["messages"]
+    (answer_example,) = messages["AnswerEvent"]["examples"]
+    (verdict_example,) = messages["AnswerVerdictEvent"]["examples"]
+    answer = parse_answer(json.dumps(answer_example["payload"]).encode())
+    claims = split_answer(answer, has_quantity=has_quantity)
+    recorded = verdict_example["payload"]["claims"]
+    assert [c.claim_id for c in claims] == [c["claim_id"] for c in recorded]
+    assert [{"start": c.span.start, "end": c.span.end} for c in claims] == [
+        c["span"] for c in recorded
+    ]
+    prompt_hash = hashlib.sha256(answer.prompt.encode("utf-8")).hexdigest()
+    assert verdict_example["payload"]["prompt_sha256"] == prompt_hash
+    key = messages["AnswerEvent"]["bindings"]["kafka"]["key"]
+    assert (
+        key["maxLength"] == AnswerEvent.model_json_schema()["properties"]["answer_id"]["maxLength"]
+    )

@@ -11,9 +11,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from schemas import CLAIM_DECODE_KINDS, ClaimDecodeError, ClaimEvent, parse_claim
+from schemas import (
+    CLAIM_DECODE_KINDS,
+    ClaimDecodeError,
+    ClaimEvent,
+    parse_claim,
+    parse_claims_topic_value,
+)
 from schemas.limits import MAX_CLAIM_MESSAGE_BYTES, MAX_ERROR_MESSAGE_CHARS
-from tests.schemas.samples import claim_bytes, claim_payload
+from tests.schemas.samples import answer_payload, claim_bytes, claim_payload
 
 # Generous: each case takes milliseconds; this only catches work quadratic in the input
 # or per-element error reporting.
@@ -65,6 +71,20 @@ def test_arbitrary_json(value: Any) -> None:
 @given(st.dictionaries(st.sampled_from(sorted(claim_payload())), JSON_VALUES, max_size=6))
 def test_claims_with_arbitrary_field_values(overrides: dict[str, Any]) -> None:
     parses_or_refuses(json.dumps(claim_payload(**overrides)).encode())
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(sorted(answer_payload())), JSON_VALUES, max_size=6))
+def test_answers_with_arbitrary_field_values(overrides: dict[str, Any]) -> None:
+    # The claims topic's reader: only ClaimDecodeError escapes for answers too.
+    outcome: object
+    try:
+        outcome = parse_claims_topic_value(json.dumps(answer_payload(**overrides)).encode())
+    except ClaimDecodeError as exc:
+        outcome = exc
+    if isinstance(outcome, ClaimDecodeError):
+        assert outcome.kind in CLAIM_DECODE_KINDS
+        assert is_one_line(outcome.message), outcome.message
 
 
 @settings(deadline=None)
