@@ -20,6 +20,7 @@ from worker.checker import (
 )
 from worker.checker.evidence_cache import LruCache
 from worker.checker.model import sha256_text
+from worker.quantities.extract import Scope
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +46,11 @@ def as_claim(row: dict[str, str]) -> Claim:
     return Claim(row["claim_text"], cited, retrieved)
 
 
+@pytest.mark.parametrize("scope", list(Scope))
 def test_every_sample_claim_gets_its_expected_status(
-    handbook: dict[str, Document], sample_claims: list[dict[str, str]]
+    handbook: dict[str, Document], sample_claims: list[dict[str, str]], scope: Scope
 ) -> None:
-    checker = Checker()
+    checker = Checker(CheckOptions(scope=scope))
     assert len(sample_claims) == 16
     wrong = {}
     for row in sample_claims:
@@ -67,17 +69,24 @@ def test_every_sample_claim_gets_its_expected_status(
         ("C16", "not in cited evidence: date=2026-10-31"),
     ],
 )
+@pytest.mark.parametrize("scope", list(Scope))
 def test_sample_reasons(
-    handbook: dict[str, Document], sample_claims: list[dict[str, str]], claim_id: str, reason: str
+    handbook: dict[str, Document],
+    sample_claims: list[dict[str, str]],
+    claim_id: str,
+    reason: str,
+    scope: Scope,
 ) -> None:
     row = next(r for r in sample_claims if r["claim_id"] == claim_id)
-    assert Checker().check(as_claim(row), handbook).reason == reason
+    checker = Checker(CheckOptions(scope=scope))
+    assert checker.check(as_claim(row), handbook).reason == reason
 
 
+@pytest.mark.parametrize("scope", list(Scope))
 def test_sample_summary_counts(
-    handbook: dict[str, Document], sample_claims: list[dict[str, str]]
+    handbook: dict[str, Document], sample_claims: list[dict[str, str]], scope: Scope
 ) -> None:
-    checker = Checker()
+    checker = Checker(CheckOptions(scope=scope))
     counts = Counter(checker.check(as_claim(r), handbook).status for r in sample_claims)
     assert counts == {
         Status.SUPPORTED: 7,

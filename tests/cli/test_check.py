@@ -48,12 +48,73 @@ def write(path: Path, text: str | bytes) -> Path:
     return path
 
 
+@pytest.mark.parametrize("scope", [[], ["--scope", "all"], ["--scope", "units"]])
 def test_sample_reproduces_the_tutorial_table(
-    capsys: pytest.CaptureFixture[str], handbook: Path, claims: Path
+    capsys: pytest.CaptureFixture[str], handbook: Path, claims: Path, scope: list[str]
 ) -> None:
-    status, out, err = run(capsys, "check", "--documents", str(handbook), "--claims", str(claims))
+    status, out, err = run(
+        capsys, "check", "--documents", str(handbook), "--claims", str(claims), *scope
+    )
     assert status == 0, err
     assert out.splitlines()[: len(TUTORIAL_SUMMARY)] == TUTORIAL_SUMMARY
+
+
+def scoped_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, *flags: str
+) -> tuple[int, str, str]:
+    """Check one claim whose year is wrong: supported only when years are not read."""
+    docs = write(tmp_path / "d.csv", "doc_id,topic,text\nD1,t,Revenue grew 5% in 2021.\n")
+    claims = write(
+        tmp_path / "c.csv",
+        "claim_id,claim_text,cited_doc_id,retrieved_doc_ids\nK1,Revenue grew 5% in 2019.,D1,D1\n",
+    )
+    out = tmp_path / "r.csv"
+    status, stdout, err = run(
+        capsys,
+        "check",
+        "--documents",
+        str(docs),
+        "--claims",
+        str(claims),
+        "--out",
+        str(out),
+        *flags,
+    )
+    rows = list(csv.DictReader(out.open(encoding="utf-8"))) if status == 0 else []
+    return status, rows[0]["status"] if rows else "", err
+
+
+def test_scope_decides_which_numbers_are_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert scoped_run(capsys, tmp_path)[1] == "unsupported_quantity"
+    assert scoped_run(capsys, tmp_path, "--scope", "units")[1] == "supported"
+    monkeypatch.setenv("QUANTCHECK_SCOPE", "units")
+    assert scoped_run(capsys, tmp_path)[1] == "supported"
+    assert scoped_run(capsys, tmp_path, "--scope", "all")[1] == "unsupported_quantity"
+
+
+@pytest.mark.parametrize(
+    ("value", "status"), [("true", "unsupported_quantity"), ("false", "supported")]
+)
+def test_bare_numbers_is_a_deprecated_alias_of_scope(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str, status: str
+) -> None:
+    code, verdict, err = scoped_run(capsys, tmp_path, "--bare-numbers", value)
+    assert (code, verdict) == (0, status)
+    notice = err.strip().splitlines()
+    assert len(notice) == 1
+    assert "--bare-numbers is deprecated" in notice[0]
+
+
+def test_bare_numbers_contradicting_scope_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = scoped_run(capsys, tmp_path, "--scope", "units", "--bare-numbers", "true")
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "quantcheck: error: --bare-numbers true contradicts --scope units"
+    ]
 
 
 def test_out_file_has_one_row_per_claim_in_input_order(

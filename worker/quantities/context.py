@@ -48,14 +48,18 @@ def read_context(scan: str, start: int, *, allow_bound: bool) -> Context:
         approximate = True
         fact_start = min(fact_start, start - prefix.end("hedge"))
     negation_end = start - prefix.end()
-    # A negation reaches only the facts of its own predicate: "is not waterproof and
-    # lasts 10 hours" negates nothing numeric.
-    predicate = patterns.REVERSED_PREDICATE_BREAK.search(behind, prefix.end(), clause_length)
-    predicate_start = start - (clause_length if predicate is None else predicate.start())
-    negated = predicate_start < negation_end and any(
-        cue["cue"] is not None
-        for cue in patterns.NEGATION.finditer(scan, predicate_start, negation_end)
-    )
+    cues = [
+        cue.start()
+        for cue in patterns.NEGATION.finditer(scan, start - clause_length, negation_end)
+        if cue["cue"] is not None
+    ]
+    negated = False
+    if cues:
+        # A negation reaches only the facts of its own predicate: "is not waterproof and
+        # lasts 10 hours" negates nothing numeric.
+        after = patterns.REVERSED_PREDICATE_BREAK.search(behind, prefix.end(), clause_length)
+        predicate_start = start - (clause_length if after is None else after.start())
+        negated = cues[-1] >= predicate_start
     return Context(fact_start, relation, approximate, negated)
 
 

@@ -311,6 +311,20 @@ def _quantity(bare: bool) -> str:
     )
 
 
+# The words a candidate without a digit close ahead may start with.
+_DIGITLESS_START = "(?i:" + alternation(
+    [
+        *_WORD_NUMBER_WORDS,
+        *phrases.FRACTION_WORDS,
+        *phrases.CLOCK_WORDS,
+        *phrases.ORDINAL_WORDS,
+        "between",
+        "from",
+        "fiscal",
+    ]
+) + ")"
+
+
 def _master(*, identifiers: bool) -> re.Pattern[str]:
     iso, mdy, dmy, month_year = DATE_ALTERNATIVES
     q_letter, q_digit, q_words, fiscal_year, decade, decade_yy, year_part = PERIOD_ALTERNATIVES
@@ -353,7 +367,12 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
     body = "|".join(f"(?P<{name}>{pattern})" for name, pattern in alternatives)
     # Nor does anything start at a digit inside "1-2", "1.2" or "1,2": the tail of a range,
     # a decimal or a group is read with its head or not at all.
-    return re.compile(rf"(?P<a_marker>{CITATION_MARKER})|(?<!\w)(?!(?<=\w[-.,\u2212])\d)(?:{body})")
+    # Every candidate has a digit close ahead or starts with one of a few words ("seven",
+    # "half", "noon", "second quarter"): one cheap test spares most words the alternation.
+    return re.compile(
+        rf"(?P<a_marker>{CITATION_MARKER})|(?<!\w)(?!(?<=\w[-.,\u2212])\d)"
+        rf"(?=[^\n]{{0,16}}?\d|{_DIGITLESS_START}\b)(?:{body})"
+    )
 
 
 MASTER = _master(identifiers=True)
