@@ -69,7 +69,7 @@ def scoped_run(
         "claim_id,claim_text,cited_doc_id,retrieved_doc_ids\nK1,Revenue grew 5% in 2019.,D1,D1\n",
     )
     out = tmp_path / "r.csv"
-    status, stdout, err = run(
+    status, _, err = run(
         capsys,
         "check",
         "--documents",
@@ -350,3 +350,46 @@ def test_real_process_prints_no_traceback(handbook: Path, tmp_path: Path) -> Non
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("quantcheck: error: ")
+
+
+ANSWER = {
+    "schema_version": 1,
+    "event_type": "answer",
+    "answer_id": "A1",
+    "answer_text": (
+        "Here is what the handbook says. Log a reading every 15 seconds [1]. "
+        "Below 20 percent charge, switch to a 45-second interval [S01]. "
+        "Shut the logger down at 60 °C."
+    ),
+    "citations": {"1": "S01"},
+    "retrieved_doc_ids": ["S01", "S04"],
+    "kb_version": "local",
+    "produced_at": "2026-06-01T12:00:00Z",
+}
+
+
+def test_answers_are_checked_sentence_by_sentence(
+    capsys: pytest.CaptureFixture[str], handbook: Path, tmp_path: Path
+) -> None:
+    answers = write(tmp_path / "answers.jsonl", json.dumps(ANSWER) + "\n")
+    out = tmp_path / "r.csv"
+    status, stdout, err = run(
+        capsys,
+        "check",
+        "--documents",
+        str(handbook),
+        "--claims",
+        str(answers),
+        "--out",
+        str(out),
+    )
+    assert status == 0, err
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [(r["claim_id"], r["cited_doc_id"], r["status"]) for r in rows] == [
+        ("A1:1", "", "needs_review_no_quantity"),  # no marker, no number: not a citation failure
+        ("A1:2", "S01", "supported"),
+        ("A1:3", "S01", "unsupported_quantity"),
+        ("A1:4", "", "missing_citation"),  # a number without a marker
+    ]
+    assert rows[1]["claim_text"] == "Log a reading every 15 seconds."
+    assert stdout.splitlines()[0] == "claims=4"

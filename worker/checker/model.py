@@ -68,6 +68,9 @@ class Claim:
     text: str
     cited_doc_ids: tuple[str, ...]
     retrieved_doc_ids: frozenset[str]
+    # False for a sentence of an answer with neither a citation marker nor a number: it
+    # is reported as holding no quantity, not as a citation failure.
+    gated: bool = True
 
 
 @dataclass(frozen=True, slots=True)

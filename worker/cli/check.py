@@ -13,12 +13,14 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 
+from worker.answers.claims import answer_sentences
 from worker.checker import Checker, Claim, Status, Verdict
 from worker.cli.checker_options import CHECK_SETTINGS, check_options
 from worker.cli.stores import opened_store
 from worker.errors import UsageError
-from worker.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
+from worker.inputs.claims import AnswerRow, ClaimDefaults, ClaimRow, iter_claims
 from worker.inputs.documents import read_documents
+from worker.quantities.extract import Scope
 from worker.reports.chart import write_chart
 from worker.reports.results import ResultsWriter, results_file
 from worker.reports.summary import ordered_counts, summary_lines
@@ -42,7 +44,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--claims", required=True, help="claims file (.csv or .jsonl)")
+    parser.add_argument(
+        "--claims",
+        required=True,
+        help="claims file (.csv, or .jsonl of claim and answer events; each sentence of an"
+        " answer is a claim)",
+    )
     parser.add_argument("--documents", help="documents file (.csv or .jsonl): doc_id,topic,text")
     parser.add_argument("--out", help="write one CSV row per claim here")
     parser.add_argument("--chart", help="write a bar chart of the status counts here (.png)")
@@ -111,14 +118,18 @@ def _verdicts(
     args: argparse.Namespace, checker: Checker, stack: ExitStack
 ) -> Iterator[tuple[ClaimRow, Verdict]]:
     override = args.kb_version
+    scope = checker.options.scope
     if args.documents:
         # A documents file has no versions; claims still need one to be valid events.
-        claims = iter_claims(args.claims, defaults=ClaimDefaults(kb_version=override or "local"))
+        defaults = ClaimDefaults(kb_version=override or "local")
+        claims = _sentences(iter_claims(args.claims, defaults=defaults), scope)
         documents = read_documents(args.documents)
         for claim in claims:
             yield claim, checker.check(_claim(claim), documents)
         return
-    claims = iter_claims(args.claims, defaults=ClaimDefaults(kb_version=override))
+    claims = _sentences(
+        iter_claims(args.claims, defaults=ClaimDefaults(kb_version=override)), scope
+    )
     cache_size = as_int(args.document_cache_size, name="--document-cache-size", minimum=1)
     store = stack.enter_context(opened_store(args.store_url, cache_size=cache_size))
     known: set[str] = set()
@@ -134,6 +145,16 @@ def _verdicts(
             yield claim, checker.check(_claim(claim), resolved.get(version, {}))
 
 
+def _sentences(rows: Iterator[ClaimRow | AnswerRow], scope: Scope) -> Iterator[ClaimRow]:
+    """Claims as read, and each answer as the claims of its sentences."""
+    for row in rows:
+        if isinstance(row, ClaimRow):
+            yield row
+            continue
+        for sentence in answer_sentences(row.event, scope=scope):
+            yield ClaimRow(row.row, sentence.event, gated=sentence.sentence.citation_gates)
+
+
 def _chunks(claims: Iterator[ClaimRow]) -> Iterator[list[ClaimRow]]:
     while chunk := list(itertools.islice(claims, CHUNK_CLAIMS)):
         yield chunk
@@ -141,4 +162,9 @@ def _chunks(claims: Iterator[ClaimRow]) -> Iterator[list[ClaimRow]]:
 
 def _claim(row: ClaimRow) -> Claim:
     event = row.event
-    return Claim(event.claim_text, tuple(event.cited_doc_ids), frozenset(event.retrieved_doc_ids))
+    return Claim(
+        event.claim_text,
+        tuple(event.cited_doc_ids),
+        frozenset(event.retrieved_doc_ids),
+        gated=row.gated,
+    )

@@ -1,4 +1,4 @@
-"""``quantcheck publish``: publish the claims of a file to the claims topic."""
+"""``quantcheck publish``: publish the claims or answers of a file to the claims topic."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import argparse
 
 from kafka.errors import KafkaError
 
-from worker.errors import UsageError
-from worker.inputs.claims import ClaimDefaults, iter_claims
+from worker.errors import InputError, UsageError
+from worker.inputs.claims import AnswerRow, ClaimDefaults, iter_claims
 from worker.settings import BY_NAME, add_settings, env_default
 from worker.stream.clients import plain_producer
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
@@ -18,10 +18,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``publish`` to the ``quantcheck`` parser."""
     parser = subparsers.add_parser(
         "publish",
-        help="publish claims from a CSV or JSON Lines file",
-        description="Validate FILE completely, then publish one claim event per row, keyed "
-        "by claim_id, and print how many were published. CSV rows take the knowledge-base "
-        "version, model and retriever from the options below.",
+        help="publish claims or answers from a CSV or JSON Lines file",
+        description="Validate the file completely, then publish one event per row, keyed by "
+        "claim_id (answer_id for answers), and print how many were published. CSV rows take "
+        "the knowledge-base version, model and retriever from the options below.",
     )
     add_settings(parser, CONNECTION_SETTINGS)
     add_settings(parser, ["kb_version"])
@@ -32,20 +32,37 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--model", default="", help="model name for CSV rows")
     parser.add_argument("--retriever", default="", help="retriever name for CSV rows")
-    parser.add_argument("file", metavar="FILE", help="claims: .csv, .jsonl or .ndjson")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "file", metavar="FILE", nargs="?", help="claims (.csv) or claim and answer events (.jsonl)"
+    )
+    source.add_argument(
+        "--answers", metavar="FILE", help="answer events, one per line (.jsonl): nothing else"
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Publish the file's claims; prints ``published N claims to TOPIC``."""
+    """Publish the file's events; prints ``published N claims to TOPIC`` (or answers, or
+    claims and answers)."""
     connection = KafkaConnection.from_args(args)
     defaults = ClaimDefaults(kb_version=args.kb_version, model=args.model, retriever=args.retriever)
+    path = args.answers or args.file
     # Every row is validated before the first is sent, so a bad file publishes nothing.
-    events = [row.event for row in iter_claims(args.file, defaults=defaults)]
+    rows = list(iter_claims(path, defaults=defaults))
+    answers = sum(isinstance(row, AnswerRow) for row in rows)
+    if args.answers is not None and answers != len(rows):
+        claim = next(row for row in rows if not isinstance(row, AnswerRow))
+        raise InputError("a claim event in a file of answers", source=path, row=claim.row)
+    events = [row.event for row in rows]
     with plain_producer(connection, client_id="quantcheck-publish", close_timeout_s=5) as producer:
         try:
             count = publish_claims(producer, args.topic, events)
         except KafkaError as exc:
             raise UsageError(f"cannot publish to {args.topic}: {exc}") from None
-    print(f"published {count} claims to {args.topic}")
+    claims = count - answers
+    what = " and ".join(
+        f"{n} {noun}" for n, noun in ((claims, "claims"), (answers, "answers")) if n
+    )
+    print(f"published {what or '0 claims'} to {args.topic}")
     return 0

@@ -8,7 +8,8 @@ CSV
     ``kb_version``, ``model``, ``retriever`` and ``produced_at``. Other columns are kept
     and passed through to result files.
 JSON Lines
-    One claim event per line, exactly as published to the claims topic.
+    One claim event or answer event per line, exactly as published to the claims topic
+    (an answer names itself with ``"event_type": "answer"``).
 
 Fields a CSV lacks (knowledge-base version, model, retriever) come from
 :class:`ClaimDefaults`. Every problem is an InputError naming file, row and column.
@@ -23,7 +24,7 @@ from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
-from schemas import ClaimDecodeError, ClaimEvent, parse_claim
+from schemas import AnswerEvent, ClaimDecodeError, ClaimEvent, parse_claims_topic_value
 from worker.checker.model import Status
 from worker.errors import InputError
 from worker.inputs.rows import SURROGATE, csv_rows, file_format, json_lines, open_binary
@@ -62,6 +63,16 @@ class ClaimRow:
     event: ClaimEvent
     expected_status: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    # False for a sentence of an answer that cites nothing and states no number.
+    gated: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRow:
+    """One answer read from a JSON Lines file; its sentences are its claims."""
+
+    row: int
+    event: AnswerEvent
 
 
 def split_ids(value: str) -> list[str]:
@@ -71,8 +82,9 @@ def split_ids(value: str) -> list[str]:
 
 def iter_claims(
     path: str | os.PathLike[str], *, defaults: ClaimDefaults | None = None
-) -> Iterator[ClaimRow]:
-    """Yield the claims of a CSV or JSON Lines file in file order, validating each."""
+) -> Iterator[ClaimRow | AnswerRow]:
+    """Yield the claims and answers of a CSV or JSON Lines file in file order, validating
+    each."""
     source = os.fspath(path)
     kind = file_format(source, FORMATS)
     fill = defaults or ClaimDefaults()
@@ -84,13 +96,19 @@ def iter_claims(
             else _jsonl_claims(json_lines(handle, source), source, fill)
         )
         for claim in rows:
-            first = seen.setdefault(claim.event.claim_id, claim.row)
+            event = claim.event
+            column, key = (
+                ("answer_id", event.answer_id)
+                if isinstance(event, AnswerEvent)
+                else ("claim_id", event.claim_id)
+            )
+            first = seen.setdefault(key or "", claim.row)
             if first != claim.row:
                 raise InputError(
-                    f"duplicate claim_id {claim.event.claim_id!r}, first used in row {first}",
+                    f"duplicate {column} {key!r}, first used in row {first}",
                     source=source,
                     row=claim.row,
-                    column="claim_id",
+                    column=column,
                 )
             yield claim
 
@@ -137,14 +155,14 @@ def _csv_claims(
 
 def _jsonl_claims(
     lines: Iterator[tuple[int, str]], source: str, fill: ClaimDefaults
-) -> Iterator[ClaimRow]:
-    del fill  # a claim event carries every field itself
+) -> Iterator[ClaimRow | AnswerRow]:
+    del fill  # an event carries every field itself
     for row, line in lines:
         try:
-            event = parse_claim(line.encode("utf-8", "surrogateescape"))
+            event = parse_claims_topic_value(line.encode("utf-8", "surrogateescape"))
         except ClaimDecodeError as exc:
             raise InputError(exc.message, source=source, row=row) from None
-        yield ClaimRow(row, event)
+        yield AnswerRow(row, event) if isinstance(event, AnswerEvent) else ClaimRow(row, event)
 
 
 def _timestamp(value: str, source: str, row: int) -> datetime:

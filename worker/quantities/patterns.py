@@ -312,17 +312,21 @@ def _quantity(bare: bool) -> str:
 
 
 # The words a candidate without a digit close ahead may start with.
-_DIGITLESS_START = "(?i:" + alternation(
-    [
-        *_WORD_NUMBER_WORDS,
-        *phrases.FRACTION_WORDS,
-        *phrases.CLOCK_WORDS,
-        *phrases.ORDINAL_WORDS,
-        "between",
-        "from",
-        "fiscal",
-    ]
-) + ")"
+_DIGITLESS_START = (
+    "(?i:"
+    + alternation(
+        [
+            *_WORD_NUMBER_WORDS,
+            *phrases.FRACTION_WORDS,
+            *phrases.CLOCK_WORDS,
+            *phrases.ORDINAL_WORDS,
+            "between",
+            "from",
+            "fiscal",
+        ]
+    )
+    + ")"
+)
 
 
 def _master(*, identifiers: bool) -> re.Pattern[str]:

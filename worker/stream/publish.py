@@ -1,4 +1,4 @@
-"""Publishing claim events to the claims topic, keyed by claim ID."""
+"""Publishing events to the claims topic: claims keyed by claim ID, answers by answer ID."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 
 from kafka.errors import KafkaTimeoutError
 
-from schemas import ClaimEvent
+from schemas import AnswerEvent, ClaimEvent
+from worker.client.messages import event_message
 
 DEFAULT_TIMEOUT_S = 60.0
 
@@ -18,7 +19,11 @@ def claim_message(event: ClaimEvent) -> tuple[bytes, bytes]:
 
 
 def publish_claims(
-    producer: Any, topic: str, events: Iterable[ClaimEvent], *, timeout_s: float = DEFAULT_TIMEOUT_S
+    producer: Any,
+    topic: str,
+    events: Iterable[ClaimEvent | AnswerEvent],
+    *,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> int:
     """Send every event to ``topic`` and wait until each is acknowledged; returns the count.
 
@@ -26,7 +31,7 @@ def publish_claims(
     """
     futures = []
     for event in events:
-        key, value = claim_message(event)
+        key, value = event_message(event)
         futures.append(producer.send(topic, key=key, value=value))
     producer.flush(timeout=timeout_s)
     for future in futures:
