@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -244,11 +245,28 @@ def test_repeated_citation_is_read_once() -> None:
 
 
 def test_cache_extracts_each_document_once() -> None:
-    checker = Checker()
+    checker = Checker(CheckOptions(claim_cache_size=0))
     for _ in range(3):
         checker.check(Claim(BOTH, ("A", "B"), frozenset({"A", "B"})), DOCS)
     cache = checker.evidence_cache
     assert (cache.misses, cache.hits, len(cache)) == (2, 4, 2)
+
+
+def test_a_repeated_claim_is_judged_once_per_distinct_evidence() -> None:
+    checker = Checker()
+    claim = Claim(BOTH, ("A", "B"), frozenset({"A", "B"}))
+    first = checker.check(claim, DOCS)
+    assert checker.check(claim, DOCS) is first
+    assert (
+        checker.check(replace(claim, retrieved_doc_ids=frozenset({"A", "B", "C"})), DOCS) is first
+    )
+    changed = {**DOCS, "B": Document("B", DOCS["B"].text + " Keep 9 MB free.")}
+    assert checker.check(claim, changed) is not first
+    assert checker.check(replace(claim, retrieved_doc_ids=frozenset({"A"})), DOCS).status is (
+        Status.CITATION_NOT_RETRIEVED
+    )
+    assert checker.claim_cache is not None
+    assert (checker.claim_cache.misses, checker.claim_cache.hits) == (2, 2)
 
 
 def test_cache_is_keyed_by_content_not_by_id() -> None:
@@ -259,7 +277,7 @@ def test_cache_is_keyed_by_content_not_by_id() -> None:
 
 
 def test_cache_is_bounded_and_evicts_the_least_recently_used() -> None:
-    checker = Checker(CheckOptions(evidence_cache_size=2))
+    checker = Checker(CheckOptions(evidence_cache_size=2, claim_cache_size=0))
     docs = {d: Document(d, f"Log every {n} seconds.") for n, d in enumerate("PQR", start=1)}
 
     def cite(doc_id: str) -> None:
@@ -278,7 +296,7 @@ def test_cache_is_bounded_and_evicts_the_least_recently_used() -> None:
 
 
 def test_lru_cache_computes_only_on_a_miss() -> None:
-    cache: LruCache[int] = LruCache(3)
+    cache: LruCache[str, int] = LruCache(3)
     calls: list[str] = []
 
     def compute(key: str) -> int:
@@ -298,4 +316,4 @@ def test_lru_cache_computes_only_on_a_miss() -> None:
 
 def test_lru_cache_needs_room() -> None:
     with pytest.raises(ValueError, match="at least one entry"):
-        LruCache[int](0)
+        LruCache[str, int](0)

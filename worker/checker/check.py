@@ -37,14 +37,28 @@ class CheckOptions:
     scope: Scope = Scope.ALL
     citation_mode: CitationMode = CitationMode.COMBINED
     evidence_cache_size: int = 4096
+    # Recent claims whose verdicts stay cached; 0 judges every claim afresh. Claims repeat
+    # (FAQ-style answers, replays, files of repeated rows), and a verdict depends only on
+    # the claim's text and the content of the documents it cites.
+    claim_cache_size: int = 4096
+
+
+# A claim as far as its verdict goes, once past the citation gates: its text, whether the
+# gates apply, and each cited document with the hash of its content.
+_ClaimKey = tuple[str, bool, tuple[tuple[str, str], ...]]
 
 
 class Checker:
-    """Checks claims against their cited documents, caching each document's facts."""
+    """Checks claims against their cited documents, caching each document's facts and
+    the verdicts of recent claims."""
 
     def __init__(self, options: CheckOptions | None = None):
         self.options = options or CheckOptions()
-        self.evidence_cache: LruCache[EvidenceIndex] = LruCache(self.options.evidence_cache_size)
+        self.evidence_cache: LruCache[str, EvidenceIndex] = LruCache(
+            self.options.evidence_cache_size
+        )
+        size = self.options.claim_cache_size
+        self.claim_cache: LruCache[_ClaimKey, Verdict] | None = LruCache(size) if size else None
 
     def check(self, claim: Claim, documents: Mapping[str, Document]) -> Verdict:
         """Judge one claim. ``documents`` must hold at least the documents it cites."""
@@ -52,10 +66,20 @@ class Checker:
         if failure is not None:
             status, reason = failure
             return Verdict(status, reason)
-        cited = list(dict.fromkeys(claim.cited_doc_ids))
-        refs = tuple(EvidenceRef(d, documents[d].sha256) for d in cited)
-        indexes = [(doc_id, self.evidence(documents[doc_id])) for doc_id in cited]
-        claimed = extract(claim.text, scope=self.options.scope)
+        cited = tuple((d, documents[d].sha256) for d in dict.fromkeys(claim.cited_doc_ids))
+        if self.claim_cache is None:
+            return self._judge(claim.text, cited, documents)
+        key = (claim.text, claim.gated, cited)
+        return self.claim_cache.get_or_compute(
+            key, lambda: self._judge(claim.text, cited, documents)
+        )
+
+    def _judge(
+        self, text: str, cited: tuple[tuple[str, str], ...], documents: Mapping[str, Document]
+    ) -> Verdict:
+        refs = tuple(EvidenceRef(doc_id, sha256) for doc_id, sha256 in cited)
+        indexes = [(doc_id, self.evidence(documents[doc_id])) for doc_id, _ in cited]
+        claimed = extract(text, scope=self.options.scope)
         flags = set(claimed.flags)
         for _, index in indexes:
             flags.update(f"evidence_{flag}" for flag in index.extraction.flags)

@@ -36,11 +36,11 @@ EXIT_FAIL_ON = 1
 MAX_TABLE_ROWS = 200
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``check`` subcommand."""
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
+    """Add the ``check`` subcommand, described in the command list by ``summary``."""
     parser = subparsers.add_parser(
         "check",
-        help="check a file of claims against their cited documents",
+        help=summary,
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

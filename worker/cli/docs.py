@@ -17,11 +17,11 @@ from worker.settings import add_settings
 from worker.store import VersionInfo, validate_kb_version
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     """Add ``docs`` and its subcommands to the ``quantcheck`` parser."""
     docs = subparsers.add_parser(
         "docs",
-        help="load, list, show and compare knowledge-base versions",
+        help=summary,
         description="Manage the versioned document store. Versions are immutable once loaded.",
     )
     commands = docs.add_subparsers(dest="docs_command", required=True)

@@ -15,11 +15,19 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from worker import __version__
+import worker
 from worker.errors import UsageError
 
-# Each module registers one subcommand.
-COMMANDS: tuple[str, ...] = ("check", "docs", "worker", "publish", "topics", "replay")
+# Each subcommand is a module of its own, imported only when that subcommand runs so that
+# the command starts fast: ``--help`` lists them from this table alone.
+COMMANDS: dict[str, str] = {
+    "check": "check a file of claims against their cited documents",
+    "docs": "load, list, show and compare knowledge-base versions",
+    "publish": "publish claims or answers from a CSV or JSON Lines file",
+    "replay": "re-check a window of the claims or dead-letter topic and compare",
+    "topics": "manage the worker's Kafka topics",
+    "worker": "check claims from Kafka and publish verdicts and dead letters",
+}
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13
@@ -32,14 +40,34 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser, with every subcommand registered."""
-    parser = _Parser(prog="quantcheck", description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--version", action="version", version=f"quantcheck {__version__}")
+class _Version(argparse.Action):
+    """``--version``, reading the installed version only when asked for it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        # As argparse's own version action: a reader gone away is no error.
+        parser._print_message(f"quantcheck {worker.__version__}\n", sys.stdout)
+        parser.exit()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with ``command`` fully registered (every command when None) and the
+    others named only."""
+    parser = _Parser(prog="quantcheck", description=worker.__doc__)
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name in COMMANDS:
-        _command_module(name).register(sub)
+    for name, summary in COMMANDS.items():
+        if command is None or name == command:
+            _command_module(name).register(sub, summary)
+        else:
+            sub.add_parser(name, help=summary, add_help=False)
     return parser
+
+
+def _requested(argv: Sequence[str]) -> str:
+    """The subcommand ``argv`` names: its first word that is not an option ("" for none);
+    the top-level options take no values."""
+    word = next((arg for arg in argv if not arg.startswith("-")), "")
+    return word if word in COMMANDS else ""
 
 
 def _command_module(name: str) -> Any:
@@ -60,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
     try:
         try:
-            args = build_parser().parse_args(argv)
+            arguments = sys.argv[1:] if argv is None else list(argv)
+            args = build_parser(_requested(arguments) or "").parse_args(arguments)
             status: int = args.run(args)
             # Written here, so that a reader gone away is noticed while it can be handled.
             sys.stdout.flush()

@@ -14,11 +14,11 @@ from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
 from worker.stream.publish import publish_claims
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     """Add ``publish`` to the ``quantcheck`` parser."""
     parser = subparsers.add_parser(
         "publish",
-        help="publish claims or answers from a CSV or JSON Lines file",
+        help=summary,
         description="Validate the file completely, then publish one event per row, keyed by "
         "claim_id (answer_id for answers), and print how many were published. CSV rows take "
         "the knowledge-base version, model and retriever from the options below.",

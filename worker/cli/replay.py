@@ -45,11 +45,11 @@ exit status: 0 nothing differs, 3 some claim differs, 2 bad arguments or missing
 """
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     """Add ``replay`` to the ``quantcheck`` parser."""
     parser = subparsers.add_parser(
         "replay",
-        help="re-check a window of the claims or dead-letter topic and compare",
+        help=summary,
         description=__doc__,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

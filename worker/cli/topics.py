@@ -14,9 +14,9 @@ from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, admin_con
 from worker.stream.topics import DEFAULT_PARTITIONS, create_topics, worker_topics
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     """Add ``topics`` and its subcommands to the ``quantcheck`` parser."""
-    topics = subparsers.add_parser("topics", help="manage the worker's Kafka topics")
+    topics = subparsers.add_parser("topics", help=summary)
     commands = topics.add_subparsers(dest="topics_command", required=True)
     create = commands.add_parser(
         "create",

@@ -57,11 +57,11 @@ _EXIT_FAILED = 1
 log = structlog.get_logger("quantcheck.worker")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     """Add ``worker`` to the ``quantcheck`` parser."""
     parser = subparsers.add_parser(
         "worker",
-        help="check claims from Kafka and publish verdicts and dead letters",
+        help=summary,
         description="Join the worker group, check every claim on the claims topic and publish "
         "one verdict per claim. Each worker process needs its own --instance-id (default: "
         "the host name). Stops cleanly on SIGTERM or SIGINT.",

@@ -117,9 +117,10 @@ def _csv_claims(
     rows: Iterator[tuple[int, dict[str, str]]], source: str, fill: ClaimDefaults
 ) -> Iterator[ClaimRow]:
     for row, fields in rows:
-        for column, value in fields.items():
-            if SURROGATE.search(value):
-                raise InputError("invalid UTF-8", source=source, row=row, column=column)
+        # One search per row; the column is only looked for when there is something to name.
+        if SURROGATE.search("".join(fields.values())):
+            column = next(c for c, value in fields.items() if SURROGATE.search(value))
+            raise InputError("invalid UTF-8", source=source, row=row, column=column)
         if not fields["claim_id"].strip():
             raise InputError("empty claim_id", source=source, row=row, column="claim_id")
         expected = fields.get("expected_status", "").strip() or None

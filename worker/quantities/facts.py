@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from enum import StrEnum
+from functools import lru_cache
 
 # Arithmetic precision for conversions: wide enough that every accepted literal
 # (at most MAX_DIGITS significant digits) times any unit factor is computed exactly.
@@ -54,11 +55,18 @@ class Fact:
 
     def label(self) -> str:
         """The fact as reasons print it: ``time_seconds=60``, ``percent>3``, ``size_mb=2..8``."""
-        low = _show(self.value)
-        if self.relation is Relation.RANGE:
-            assert self.upper is not None
-            return f"{self.category}={low}..{_show(self.upper)}"
-        return f"{self.category}{self.relation.value}{low}"
+        return _label(self)
+
+
+@lru_cache(maxsize=65536)
+def _label(fact: Fact) -> str:
+    # Facts recur across claims and documents; equal facts print alike (60 and 60.0 are
+    # both "60"), so the label may be computed once per distinct fact.
+    low = _show(fact.value)
+    if fact.relation is Relation.RANGE:
+        assert fact.upper is not None
+        return f"{fact.category}={low}..{_show(fact.upper)}"
+    return f"{fact.category}{fact.relation.value}{low}"
 
 
 def _show(value: Decimal | str) -> str:

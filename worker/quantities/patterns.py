@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 from worker.quantities import phrases, units
 from worker.quantities.facts import Relation
@@ -380,9 +381,14 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
 
 
 MASTER = _master(identifiers=True)
-# The same scan without identifiers: where a candidate identifier turns out to be
-# something else ("10m", "In 2019"), the text at its offset is read again with this.
-WITHOUT_IDENTIFIERS = _master(identifiers=False)
+
+
+@cache
+def without_identifiers() -> re.Pattern[str]:
+    """The same scan without identifiers: where a candidate identifier turns out to be
+    something else ("10m", "In 2019"), the text at its offset is read again with this.
+    Compiled on first use, as compiling it takes a share of a short command's start-up."""
+    return _master(identifiers=False)
 
 
 def _phrase_key(phrase: str) -> str:

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Console
-from rich.table import Table
-
 from worker.checker.model import Verdict
 from worker.inputs.claims import ClaimRow
 from worker.reports.chart import colour_of
@@ -14,6 +11,10 @@ from worker.reports.chart import colour_of
 
 def print_verdict_table(rows: Sequence[tuple[ClaimRow, Verdict]], *, total: int) -> None:
     """Print one line per claim: ID, status (coloured like the chart) and reason."""
+    # Loaded here: only a terminal gets the table, and rich takes a while to import.
+    from rich.console import Console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
     table = Table(show_lines=False, header_style="bold")
     table.add_column("claim")
     table.add_column("status")
