@@ -122,10 +122,17 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
         yield mention, MatchKind.EXACT
     family = _family(fact.category)
     if family == "period":
-        for mention in index.by_family.get(family, ()):
+        periods = index.by_family.get(family, ())
+        for mention in periods:
             kind = _period_match(fact, mention.fact)
             if kind is not None:
                 yield mention, kind
+        if fact.relation is Relation.RANGE:
+            # "between 2020 and 2022": two dates, each of which the evidence may state.
+            ends = [Fact(fact.category, Relation.EQ, v) for v in (fact.value, fact.upper)]
+            found = [next((m for m in periods if _period_match(e, m.fact)), None) for e in ends]
+            if found[0] is not None and found[1] is not None:
+                yield found[0], MatchKind.PERIOD
         if fact.category == dates.YEAR and fact.relation is Relation.EQ:
             # The same four digits read otherwise in the evidence ("for 2021 remains").
             year = Decimal(str(fact.value))

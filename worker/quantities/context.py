@@ -15,7 +15,7 @@ from worker.quantities.facts import Relation
 # How far back from a value the bound, hedge and negation cues are looked for.
 _PREFIX_WINDOW = 40
 _CLAUSE_WINDOW = 120
-_PREVIOUS_WORDS = re.compile(r"\s*+([A-Za-z.'’]+)(?:\s++([A-Za-z.'’]+))?")
+_PREVIOUS_WORD = re.compile(r"\s*+([A-Za-z.'’]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,14 +70,16 @@ def after_change_word(scan: str, start: int) -> bool:
     return patterns.REVERSED_CHANGE.match(behind, 0, clause_length) is not None
 
 
-def previous_words(scan: str, start: int) -> tuple[str, str]:
-    """The two words before ``start``, nearest first, casefolded ("" where there is none)."""
-    window = scan[max(0, start - 40) : start]
-    reversed_words = _PREVIOUS_WORDS.match(window[::-1])
-    if reversed_words is None:
-        return "", ""
-    first, second = reversed_words.group(1), reversed_words.group(2) or ""
-    return first[::-1].casefold(), second[::-1].casefold()
+def previous_words(scan: str, start: int, *, count: int) -> list[str]:
+    """Up to ``count`` words right before ``start``, nearest first, casefolded; the list
+    stops at the first thing that is not a word (punctuation, a digit)."""
+    behind = scan[max(0, start - 16 * count) : start][::-1]
+    words: list[str] = []
+    position = 0
+    while len(words) < count and (match := _PREVIOUS_WORD.match(behind, position)):
+        words.append(match.group(1)[::-1].casefold())
+        position = match.end()
+    return words
 
 
 def _behind(scan: str, start: int) -> tuple[str, int]:

@@ -453,7 +453,7 @@ class _Reader:
         written = m["q_num1"]
         noun = counts.counted_noun(self.scan, end)
         if scale == 1 and tail is None and _is_year_like(written):
-            before, _ = previous_words(self.scan, start)
+            before = (previous_words(self.scan, start, count=1) or [""])[0]
             counted = noun is not None and noun.plural and not noun.yearly
             if before in _YEAR_WORDS or (
                 1800 <= int(written) <= 2100 and (not counted or before in _YEAR_DETERMINERS)
@@ -508,7 +508,7 @@ class _Reader:
             return False
         if not _RANGE_DASH.fullmatch(self.scan, m.end("q_num1"), m.start("q_num2")):
             return False
-        before = previous_words(self.scan, m.start())
+        before = previous_words(self.scan, m.start(), count=3)
         after = _NEXT_WORD.match(self.scan, m.end())
         return bool(_SCORE_BEFORE.intersection(before)) or (
             after is not None and after.group(1).casefold() in _SCORE_AFTER

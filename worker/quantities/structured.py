@@ -24,6 +24,8 @@ _JSON_TOKEN = re.compile(
 _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*")
 _CSV_FIELD = re.compile(r'"(?:[^"]|"")*"|[^,\n]*')
 _UNITS_KEY = re.compile(r"(?:^|_)units$", re.IGNORECASE)
+# A column name: a few words at most, no sentence punctuation.
+_COLUMN_NAME = re.compile(r"[\w%°$€£()\[\]/#&+.\-]+(?: [\w%°$€£()\[\]/#&+.\-]+){0,3}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,9 +182,12 @@ def _split_row(line: str, offset: int) -> list[tuple[str, int, int]]:
 
 
 def _looks_like_csv(lines: list[str]) -> bool:
+    """A header of short column names and rows of as many fields: prose whose lines each
+    hold one comma is not a table."""
     header = lines[0]
     columns = header.count(",")
-    if columns == 0 or any(not part.strip() for part in header.split(",")):
+    names = [part.strip() for part in header.split(",")]
+    if columns == 0 or not all(_COLUMN_NAME.fullmatch(name) for name in names):
         return False
     rows = [line for line in lines[1:] if line.strip()]
     return bool(rows) and all(_field_count(line) == columns + 1 for line in rows[:20])
