@@ -51,6 +51,7 @@ class Benchmark:
 BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("check_throughput", ("--claims", "100000", "--rounds", "3"), 240),
     Benchmark("extract_adversarial", ("--rounds", "1"), 150),
+    Benchmark("check_process", ("--claims", "100000", "--rounds", "3"), 240),
     Benchmark("store_lookups", (), 150),
     Benchmark("replay_throughput", ("--claims", "100000"), 300),
     Benchmark(
@@ -178,22 +179,50 @@ def md_check_throughput(result: dict[str, Any]) -> list[str]:
 
 
 def md_extract_adversarial(result: dict[str, Any]) -> list[str]:
-    """Extraction time per hostile input."""
+    """Extraction time per hostile input, in both scopes."""
     inputs = result["inputs"]
     rows = [
         [
-            name,
+            name.removesuffix("_all"),
             figures["seconds_median"],
-            inputs.get(f"{name}_bare", {}).get("seconds_median"),
             figures["facts"],
+            inputs.get(name.replace("_all", "_units"), {}).get("seconds_median"),
         ]
         for name, figures in inputs.items()
-        if not name.endswith("_bare")
+        if name.endswith("_all")
     ]
     return [
         f"Inputs of {result['characters']:,} characters; median seconds per extraction.",
         "",
-        *_table(["input", "seconds", "seconds (bare numbers)", "facts"], rows),
+        *_table(["input", "seconds (all)", "facts (all)", "seconds (units)"], rows),
+    ]
+
+
+def md_check_process(result: dict[str, Any]) -> list[str]:
+    """The whole check command against the tutorial's checker as a program, and start-up."""
+    return [
+        f"{result['claims']:,} claims, {result['rounds']} alternating rounds, medians;"
+        " each a process of its own reading the CSV files and writing a results CSV.",
+        "",
+        *_table(
+            ["program", "seconds", "claims/s"],
+            [
+                [
+                    "quantcheck check",
+                    result["quantcheck_seconds_median"],
+                    result["quantcheck_claims_per_second"],
+                ],
+                [
+                    "tutorial's checker",
+                    result["tutorial_seconds_median"],
+                    result["tutorial_claims_per_second"],
+                ],
+            ],
+        ),
+        "",
+        f"Speed relative to the tutorial's checker: **{result['speed_ratio_to_tutorial']}x**.",
+        f"Start-up, median of 10: `quantcheck --help` {result['startup_help_seconds_median']} s,"
+        f" `quantcheck check` on one claim {result['startup_check_one_claim_seconds_median']} s.",
     ]
 
 
@@ -361,6 +390,7 @@ def md_generic(result: dict[str, Any]) -> list[str]:
 RENDERERS = {
     "check_throughput": md_check_throughput,
     "extract_adversarial": md_extract_adversarial,
+    "check_process": md_check_process,
     "store_lookups": md_store_lookups,
     "replay_throughput": md_replay_throughput,
     "kafka_throughput": md_kafka_throughput,
