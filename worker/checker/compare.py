@@ -127,7 +127,7 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
             kind = _period_match(fact, mention.fact)
             if kind is not None:
                 yield mention, kind
-        if fact.relation is Relation.RANGE:
+        if fact.relation is Relation.RANGE and fact.upper is not None:
             # "between 2020 and 2022": two dates, each of which the evidence may state.
             ends = [Fact(fact.category, Relation.EQ, v) for v in (fact.value, fact.upper)]
             found = [next((m for m in periods if _period_match(e, m.fact)), None) for e in ends]

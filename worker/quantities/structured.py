@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 # Larger documents are read as prose: data of that size is not checked cell by cell.
@@ -143,7 +143,30 @@ def _units_maps(document: object) -> dict[str, str]:
     return found
 
 
+# The fields of one line of a table, each with its span in the document.
+_Fields = list[tuple[str, int, int]]
+
+
 def _markdown_cells(text: str) -> list[Cell]:
+    def fields(line: str, number: int, start: int) -> _Fields | None:
+        if number == 1 or not line.lstrip().startswith("|"):
+            return None  # the rule under the header, and anything after the table
+        return _split_row(line, start)
+
+    return _table_cells(text, fields)
+
+
+def _csv_cells(text: str) -> list[Cell]:
+    def fields(line: str, number: int, start: int) -> _Fields | None:
+        del number  # every line of a CSV table is a header or a row
+        return list(_csv_fields(line, start)) if line.strip() else None
+
+    return _table_cells(text, fields)
+
+
+def _table_cells(text: str, fields_of: Callable[[str, int, int], _Fields | None]) -> list[Cell]:
+    """Cells of a table whose first line is its header; ``fields_of`` splits a line (its
+    text, its number and where it starts), or says None for a line that is no row."""
     found: list[Cell] = []
     header: list[str] = []
     offset = 0
@@ -151,9 +174,9 @@ def _markdown_cells(text: str) -> list[Cell]:
     for number, line in enumerate(text.splitlines(keepends=True)):
         start = offset
         offset += len(line)
-        if number == 1 or not line.lstrip().startswith("|"):
-            continue  # the rule under the header, and anything after the table
-        fields = _split_row(line.rstrip("\r\n"), start)
+        fields = fields_of(line.rstrip("\r\n"), number, start)
+        if fields is None:
+            continue
         if number == 0:
             header = [value for value, _, _ in fields]
             continue
@@ -210,26 +233,3 @@ def _csv_fields(line: str, offset: int) -> Iterator[tuple[str, int, int]]:
             start = offset + match.start() + (len(raw) - len(raw.lstrip()))
             yield value, start, start + len(value)
         position = match.end() + 1
-
-
-def _csv_cells(text: str) -> list[Cell]:
-    found: list[Cell] = []
-    header: list[str] = []
-    offset = 0
-    row = 0
-    for number, line in enumerate(text.splitlines(keepends=True)):
-        start = offset
-        offset += len(line)
-        body = line.rstrip("\r\n")
-        if not body.strip():
-            continue
-        fields = list(_csv_fields(body, start))
-        if number == 0:
-            header = [value for value, _, _ in fields]
-            continue
-        row += 1
-        found.extend(
-            Cell(header[i] if i < len(header) else "", s, e, row)
-            for i, (_, s, e) in enumerate(fields)
-        )
-    return found
