@@ -80,6 +80,8 @@ SETTINGS: tuple[Setting, ...] = (
             ("combined", "single")),
     Setting("evidence_cache_size", "4096", "documents whose extracted facts stay cached"),
     Setting("document_cache_size", "10000", "documents kept in the in-process store cache"),
+    Setting("session_timeout_ms", "10000",
+            "a worker that stops heartbeating loses its partitions after this long"),
 )
 
 # fmt: on

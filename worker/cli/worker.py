@@ -47,6 +47,7 @@ WORKER_SETTINGS: tuple[str, ...] = (
     "citation_mode",
     "evidence_cache_size",
     "document_cache_size",
+    "session_timeout_ms",
 )
 
 # After a stop request, a worker that has not exited within its shutdown budget plus this
@@ -88,6 +89,7 @@ def worker_options(args: argparse.Namespace) -> WorkerOptions:
         max_message_bytes=as_int(args.max_message_bytes, name="max_message_bytes", minimum=1),
         shutdown_timeout_s=as_int(args.shutdown_timeout_s, name="shutdown_timeout_s", minimum=1),
         log_claim_text=as_bool(args.log_claim_text),
+        session_timeout_ms=as_int(args.session_timeout_ms, name="session_timeout_ms", minimum=1),
     )
 
 

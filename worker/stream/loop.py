@@ -32,6 +32,7 @@ from worker.stream.backoff import Backoff
 from worker.stream.batch import BatchProcessor, BatchSettings
 from worker.stream.clients import unreachable
 from worker.stream.config import (
+    SESSION_TIMEOUT_MS,
     KafkaConnection,
     consumer_config,
     producer_config,
@@ -72,6 +73,7 @@ class WorkerOptions:
     max_message_bytes: int = 1_000_000
     shutdown_timeout_s: float = 20.0
     log_claim_text: bool = False
+    session_timeout_ms: int = SESSION_TIMEOUT_MS
 
 
 class _RebalanceEvents(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -159,6 +161,7 @@ class Worker:
                     group_id=options.group_id,
                     client_id=client_id,
                     max_poll_records=options.batch_max_records,
+                    session_timeout_ms=options.session_timeout_ms,
                 )
             )
         except KafkaError as exc:
