@@ -22,7 +22,7 @@ from worker.observability.metrics import Metrics
 from worker.settings import add_settings, as_bool, as_int
 from worker.store import mask_url
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
-from worker.stream.loop import Worker, WorkerOptions
+from worker.stream.loop import EXIT_FATAL, Worker, WorkerOptions
 
 WORKER_SETTINGS: tuple[str, ...] = (
     *CONNECTION_SETTINGS,
@@ -134,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if server is not None:
                 server.stop()
-    return 0
+    # The loop has logged the cause and the fix in one line already.
+    return 0 if worker.failure is None else EXIT_FATAL
 
 
 def _metrics_server(metrics: Metrics, worker: Worker, port: int, bind: str) -> MetricsServer | None:

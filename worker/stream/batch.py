@@ -70,10 +70,16 @@ Outcome = Checked | DeadLettered
 
 @dataclass(frozen=True, slots=True)
 class BatchResult:
-    """What to publish for a batch, and what happened to each of its messages, in order."""
+    """What to publish for a batch, and what happened to each of its messages, in order.
+
+    ``owners[i]`` is the index in ``outcomes`` of the message ``outputs[i]`` was made for;
+    ``checked_at`` went into every verdict.
+    """
 
     outputs: tuple[OutputRecord, ...]
     outcomes: tuple[Outcome, ...]
+    owners: tuple[int, ...]
+    checked_at: datetime
 
 
 class BatchProcessor:
@@ -104,7 +110,6 @@ class BatchProcessor:
         ]
         claims = [claim for _, claim in decoded if isinstance(claim, ClaimEvent)]
         documents = resolve_cited(self._resolver, ((c.kb_version, c.cited_doc_ids) for c in claims))
-        outputs: list[OutputRecord] = []
         outcomes: list[Outcome] = []
         for record, claim in decoded:
             if isinstance(claim, DecodeFailure):
@@ -120,8 +125,31 @@ class BatchProcessor:
             else:
                 outcome = self._check(record, claim, documents[claim.kb_version])
             outcomes.append(outcome)
-            outputs.extend(self._outputs(outcome, checked_at))
-        return BatchResult(tuple(outputs), tuple(outcomes))
+        return self._result(outcomes, checked_at)
+
+    def refuse_output(
+        self, result: BatchResult, index: int, kind: DeadLetterKind, message: str
+    ) -> BatchResult:
+        """``result`` with the message behind ``outputs[index]`` dead-lettered as ``kind``
+        instead: its verdict (and any other output of it) is replaced by one dead letter
+        keeping the original message."""
+        owner = result.owners[index]
+        old = result.outcomes[owner]
+        claim_id = old.claim_id if isinstance(old, DeadLettered) else old.claim.claim_id
+        replaced = DeadLettered(old.record, kind, message, claim_id, old.claim)
+        outcomes = [
+            replaced if i == owner else outcome for i, outcome in enumerate(result.outcomes)
+        ]
+        return self._result(outcomes, result.checked_at)
+
+    def _result(self, outcomes: Sequence[Outcome], checked_at: datetime) -> BatchResult:
+        outputs: list[OutputRecord] = []
+        owners: list[int] = []
+        for number, outcome in enumerate(outcomes):
+            made = self._outputs(outcome, checked_at)
+            outputs.extend(made)
+            owners.extend([number] * len(made))
+        return BatchResult(tuple(outputs), tuple(outcomes), tuple(owners), checked_at)
 
     def _check(
         self,
