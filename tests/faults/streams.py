@@ -271,13 +271,14 @@ def record_figures(
     fault: str,
     seed: int | None,
     claim_ids: Collection[str],
-    verdicts: Sequence[ConsumedRecord],
+    answers: Counter[str],
     recoveries: Sequence[float],
 ) -> FaultFigures:
-    """Count lost and duplicated verdicts, print them and, when ``$QUANTCHECK_RELIABILITY_OUT``
-    names a file, append them to it. ``recoveries`` are seconds from each fault's start
-    until the committed verdicts covered every claim published before it ended."""
-    counts = Counter(verdict_claim_ids(verdicts))
+    """Count lost and duplicated answers (verdicts, or dead letters standing for them) per
+    claim, print them and, when ``$QUANTCHECK_RELIABILITY_OUT`` names a file, append them
+    to it. ``recoveries`` are seconds from each fault's start until the committed outputs
+    covered every claim published before it ended."""
+    counts = answers
     figures = FaultFigures(
         fault=fault,
         seed=seed,

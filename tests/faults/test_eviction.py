@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from tests.faults.streams import (
     fault_seed,
     freeze_process,
     record_figures,
+    verdict_claim_ids,
 )
 from tests.stream.workers import WorkerProcess, load_handbook, make_topics, wait_until
 from tests.support.kafka import KafkaBroker, consume_all
@@ -150,7 +152,7 @@ def test_a_frozen_evicted_worker_commits_nothing_stale(
         assert worker.running(), f"a thawed worker died {context}"
         assert worker.stop() == 0
     verdicts = consume_all(bootstrap, topics.verdicts, expected=None, timeout_s=120)
-    record_figures("eviction", seed, claim_ids, verdicts, recoveries)
+    record_figures("eviction", seed, claim_ids, Counter(verdict_claim_ids(verdicts)), recoveries)
     assert_one_verdict_per_claim(verdicts, claim_ids, context)
     letters = consume_all(bootstrap, topics.dlq, expected=None, timeout_s=60)
     assert_only_citation_failures_dead_lettered(letters, claim_ids, context)

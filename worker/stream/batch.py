@@ -127,20 +127,23 @@ class BatchProcessor:
             outcomes.append(outcome)
         return self._result(outcomes, checked_at)
 
-    def refuse_output(
-        self, result: BatchResult, index: int, kind: DeadLetterKind, message: str
+    def refuse_outputs(
+        self, result: BatchResult, refusals: Mapping[int, tuple[DeadLetterKind, str]]
     ) -> BatchResult:
-        """``result`` with the message behind ``outputs[index]`` dead-lettered as ``kind``
-        instead: its verdict (and any other output of it) is replaced by one dead letter
-        keeping the original message."""
-        owner = result.owners[index]
-        old = result.outcomes[owner]
-        claim_id = old.claim_id if isinstance(old, DeadLettered) else old.claim.claim_id
-        replaced = DeadLettered(old.record, kind, message, claim_id, old.claim)
+        """``result`` with the message behind each refused output dead-lettered instead, as
+        ``refusals[index]`` (kind, message) says: all its outputs are replaced by one dead
+        letter keeping the original message."""
+        replaced = {result.owners[index]: why for index, why in refusals.items()}
         outcomes = [
-            replaced if i == owner else outcome for i, outcome in enumerate(result.outcomes)
+            self._refused(outcome, *replaced[number]) if number in replaced else outcome
+            for number, outcome in enumerate(result.outcomes)
         ]
         return self._result(outcomes, result.checked_at)
+
+    @staticmethod
+    def _refused(outcome: Outcome, kind: DeadLetterKind, message: str) -> DeadLettered:
+        claim_id = outcome.claim_id if isinstance(outcome, DeadLettered) else outcome.claim.claim_id
+        return DeadLettered(outcome.record, kind, message, claim_id, outcome.claim)
 
     def _result(self, outcomes: Sequence[Outcome], checked_at: datetime) -> BatchResult:
         outputs: list[OutputRecord] = []

@@ -63,12 +63,17 @@ class FencedError(DeliveryError):
 
 
 class RecordRefusedError(DeliveryError):
-    """The broker refused ``outputs[index]`` for what it is; nothing was committed (exactly-
-    once) or the records before it may have been published (at-least-once)."""
+    """The broker refused some outputs for what they are, ``refusals`` maps their indexes to
+    its errors; nothing was committed (exactly-once), or the other records may have been
+    published (at-least-once)."""
 
-    def __init__(self, index: int, cause: BaseException) -> None:
-        super().__init__(f"output {index} was refused: {describe(cause)}", cause=cause)
-        self.index = index
+    def __init__(self, refusals: Mapping[int, BaseException]) -> None:
+        first = min(refusals)
+        super().__init__(
+            f"{len(refusals)} output(s) refused, the first: {describe(refusals[first])}",
+            cause=refusals[first],
+        )
+        self.refusals = dict(refusals)
 
 
 def kafka_offsets(offsets: Offsets) -> dict[Any, Any]:
@@ -91,11 +96,13 @@ def send(producer: Any, output: OutputRecord) -> Any:
 
 
 def refused(futures: Sequence[SendFuture]) -> RecordRefusedError | None:
-    """The first record the broker refused for what it is, among ``futures``."""
-    for index, future in enumerate(futures):
-        if future.is_done and future.failed() and isinstance(future.exception, RECORD_REFUSED):
-            return RecordRefusedError(index, future.exception)
-    return None
+    """The records the broker refused for what they are, among ``futures``, if any."""
+    refusals = {
+        index: future.exception
+        for index, future in enumerate(futures)
+        if future.is_done and future.failed() and isinstance(future.exception, RECORD_REFUSED)
+    }
+    return RecordRefusedError(refusals) if refusals else None
 
 
 class Delivery(ABC):
@@ -202,11 +209,33 @@ class TransactionalDelivery(Delivery):
             for output in outputs:
                 futures.append(producer.send(output))
         except KafkaError as exc:
-            # send() refuses a record larger than max_request_size itself.
-            self._abort(producer, timeout_s)
+            # send() refuses a record larger than max_request_size itself, and any send
+            # once a record sent before it was refused.
+            self._discard(producer, timeout_s)
             if isinstance(exc, RECORD_REFUSED):
-                raise RecordRefusedError(len(futures), exc) from exc
-            raise DeliveryError(f"cannot send the batch: {describe(exc)}", cause=exc) from exc
+                raise RecordRefusedError({len(futures): exc}) from exc
+            raise refused(futures) or DeliveryError(
+                f"cannot send the batch: {describe(exc)}", cause=exc
+            ) from exc
+        try:
+            # A refused record leaves the transaction unable to commit, and the commit
+            # would only say so when it times out: find out from the acknowledgements.
+            producer.flush(timeout_s)
+        except KafkaError as exc:
+            rejected = refused(futures)
+            if rejected is not None:
+                self._discard(producer, timeout_s)
+                raise rejected from exc
+            self._lose_producer()
+            raise DeliveryError(
+                f"the batch was not acknowledged: {describe(exc)}",
+                rewind_to_committed=True,
+                cause=exc,
+            ) from exc
+        rejected = refused(futures)
+        if rejected is not None:
+            self._discard(producer, timeout_s)
+            raise rejected
         try:
             group = self._fence(generation)
         except FencedError:
@@ -224,12 +253,18 @@ class TransactionalDelivery(Delivery):
         except (KafkaError, CallTimeoutError) as exc:
             rejected = refused(futures)
             if rejected is not None:
-                self._abort(producer, timeout_s)
+                self._discard(producer, timeout_s)
                 raise rejected from exc
             self._lose_producer()
             raise DeliveryError(
                 f"transaction failed: {describe(exc)}", rewind_to_committed=True, cause=exc
             ) from exc
+
+    def _discard(self, producer: Producer, timeout_s: float) -> None:
+        """Abort the transaction and replace the producer: after a refused record
+        kafka-python's producer can fail the next transaction's acknowledgements too."""
+        self._abort(producer, timeout_s)
+        self._lose_producer()
 
     def _abort(self, producer: Producer, timeout_s: float) -> None:
         """Abort the open transaction; a producer that cannot abort is replaced."""
@@ -272,7 +307,7 @@ class AtLeastOnceDelivery(Delivery):
             # allows; a new producer starts without them.
             self._lose_producer()
             if isinstance(exc, RECORD_REFUSED):
-                raise RecordRefusedError(len(futures), exc) from exc
+                raise RecordRefusedError({len(futures): exc}) from exc
             raise DeliveryError(f"cannot publish the batch: {describe(exc)}", cause=exc) from exc
         rejected = refused(futures)
         if rejected is not None:

@@ -24,6 +24,7 @@ from kafka import ConsumerRebalanceListener
 from kafka.errors import KafkaError
 from kafka.structs import MemberState, TopicPartition
 
+from schemas import DeadLetterKind
 from worker.checker import Checker
 from worker.errors import StoreUnavailableError, UsageError
 from worker.observability.metrics import Metrics
@@ -55,7 +56,13 @@ from worker.stream.health import Health
 from worker.stream.lag import LagMonitor
 from worker.stream.ports import Consumer, Producer
 from worker.stream.producer import BoundedProducer
-from worker.stream.records import InputRecord, first_offsets, from_consumer_record, next_offsets
+from worker.stream.records import (
+    InputRecord,
+    OutputRecord,
+    first_offsets,
+    from_consumer_record,
+    next_offsets,
+)
 from worker.stream.reporting import BatchReporter, coordinates
 from worker.stream.topics import TopicWatch
 
@@ -386,7 +393,7 @@ class Worker:
                 if amended is None:
                     self._rewind(records)
                     return False
-                # Each round turns one more output into a dead letter, so this ends.
+                # Each round turns at least one more verdict into a dead letter, so this ends.
                 result = amended
             except DeliveryError as exc:
                 self._count_aborted()
@@ -413,35 +420,49 @@ class Worker:
             self._metrics.record_transaction("aborted")
 
     def _refuse(self, result: BatchResult, refused: RecordRefusedError) -> BatchResult | None:
-        """``result`` with the refused output's claim dead-lettered instead; None (and a
-        fatal failure) when the refused output is itself a dead letter."""
-        output = result.outputs[refused.index]
-        reason = describe(refused.cause) if refused.cause is not None else "refused"
-        size = len(output.value or b"") + len(output.key or b"")
-        if output.topic != self.options.verdicts_topic:
-            self._fail(
-                f"the dead-letter topic refused a record: {reason}",
-                fatal=Fatal(
-                    f"topic {output.topic} refused a dead letter of {size} bytes: {reason}",
-                    f"raise the topic's max.message.bytes to at least {size + 1024}, or lower "
-                    "--max-message-bytes so that larger claims are refused as oversize first",
-                ),
+        """``result`` with the claims of the largest refused verdicts dead-lettered instead;
+        None (and a fatal failure) when the largest refused output is a dead letter.
+
+        When one record of a transaction is refused, kafka-python may fail others of the
+        same request with the same error. The largest refused record is certainly too
+        large itself, so only the largest are dead-lettered each round, and the rest of
+        the batch is tried again.
+        """
+        sizes = {i: _size(result.outputs[i]) for i in refused.refusals}
+        largest = max(sizes.values())
+        amend: dict[int, tuple[DeadLetterKind, str]] = {}
+        for index, cause in sorted(refused.refusals.items()):
+            output, size = result.outputs[index], sizes[index]
+            if size < largest:
+                continue
+            if output.topic != self.options.verdicts_topic:
+                self._fail(
+                    f"the dead-letter topic refused a record: {describe(cause)}",
+                    fatal=Fatal(
+                        f"topic {output.topic} refused a dead letter of {size} bytes: "
+                        f"{describe(cause)}",
+                        f"raise the topic's max.message.bytes to at least {size + 1024}, or "
+                        "lower --max-message-bytes so that larger claims are refused as "
+                        "oversize first",
+                    ),
+                )
+                return None
+            owner = result.outcomes[result.owners[index]]
+            self._log.warning(
+                "verdict refused by the verdicts topic, dead-lettering its claim",
+                **coordinates(owner.record),
+                bytes=size,
+                reason=describe(cause),
             )
-            return None
-        too_large = isinstance(refused.cause, RECORD_TOO_LARGE)
-        owner = result.outcomes[result.owners[refused.index]]
-        self._log.warning(
-            "verdict refused by the verdicts topic, dead-lettering its claim",
-            **coordinates(owner.record),
-            bytes=size,
-            reason=reason,
-        )
-        return self._processor.refuse_output(
-            result,
-            refused.index,
-            "verdict_too_large" if too_large else "verdict_refused",
-            f"the verdict ({size} bytes) was refused by topic {output.topic}: {reason}",
-        )
+            kind: DeadLetterKind = (
+                "verdict_too_large" if isinstance(cause, RECORD_TOO_LARGE) else "verdict_refused"
+            )
+            amend[index] = (
+                kind,
+                f"the verdict ({size} bytes) was refused by topic {output.topic}: "
+                f"{describe(cause)}",
+            )
+        return self._processor.refuse_outputs(result, amend)
 
     def _check_topics(self) -> None:
         """Fail (fatally, after a few tries) when one of the worker's topics is gone."""
@@ -592,3 +613,9 @@ class Worker:
             self._log.warning("consumer did not close cleanly", error=str(exc))
         self._delivery.close(max(deadline - self._clock(), 0.5))
         self._log.info("worker stopped")
+
+
+def _size(output: OutputRecord) -> int:
+    """A record's key, value and headers in bytes, what a topic's size limit applies to."""
+    headers = sum(len(name) + len(value or b"") for name, value in output.headers)
+    return len(output.key or b"") + len(output.value or b"") + headers

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from kafka import KafkaProducer
-from kafka.errors import KafkaError
+from kafka.errors import KafkaError, UnknownError
 
 from worker.stream.delivery import send
 from worker.stream.ports import CallTimeoutError, GroupMetadata, SendFuture, TopicPartitionT
@@ -67,7 +68,16 @@ class BoundedProducer:
 
     def flush(self, timeout_s: float) -> None:
         """Wait for every acknowledgement; raises ``KafkaTimeoutError`` after ``timeout_s``."""
-        self._producer.flush(timeout=timeout_s)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                self._producer.flush(timeout=max(deadline - time.monotonic(), 0.0))
+                return
+            except UnknownError:
+                # A batch split after a MESSAGE_TOO_LARGE answer can be seen between its
+                # halves as signalled but not done; its records are still on their way.
+                if time.monotonic() >= deadline:
+                    raise
 
     def close(self, timeout_s: float) -> None:
         """Deliver what is buffered within ``timeout_s``, else drop it; never raises."""
