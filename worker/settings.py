@@ -80,6 +80,11 @@ SETTINGS: tuple[Setting, ...] = (
             ("combined", "single")),
     Setting("evidence_cache_size", "4096", "documents whose extracted facts stay cached"),
     Setting("document_cache_size", "10000", "documents kept in the in-process store cache"),
+    Setting("store_statement_timeout_ms", "5000",
+            "PostgreSQL lookups running longer fail and are retried (a lock, a stalled server)"),
+    Setting("store_connect_timeout_s", "5", "bound on connecting to PostgreSQL"),
+    Setting("store_keepalive_idle_s", "30",
+            "TCP keepalive probes start after this long idle, to notice a vanished server"),
     Setting("session_timeout_ms", "10000",
             "a worker that stops heartbeating loses its partitions after this long"),
 )

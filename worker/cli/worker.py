@@ -20,7 +20,7 @@ from worker.observability.http import MetricsServer, start_from_settings
 from worker.observability.logging import configure_logging
 from worker.observability.metrics import Metrics
 from worker.settings import add_settings, as_bool, as_int
-from worker.store import mask_url
+from worker.store import StoreTimeouts, mask_url
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
 from worker.stream.loop import EXIT_FATAL, Worker, WorkerOptions
 
@@ -48,6 +48,9 @@ WORKER_SETTINGS: tuple[str, ...] = (
     "evidence_cache_size",
     "document_cache_size",
     "session_timeout_ms",
+    "store_statement_timeout_ms",
+    "store_connect_timeout_s",
+    "store_keepalive_idle_s",
 )
 
 # After a stop request, a worker that has not exited within its shutdown budget plus this
@@ -93,6 +96,20 @@ def worker_options(args: argparse.Namespace) -> WorkerOptions:
     )
 
 
+def store_timeouts(args: argparse.Namespace) -> StoreTimeouts:
+    """Bounds on waiting for the document store, from the parsed settings."""
+    statement_ms = as_int(
+        args.store_statement_timeout_ms, name="store_statement_timeout_ms", minimum=1
+    )
+    return StoreTimeouts(
+        statement_s=statement_ms / 1000,
+        connect_s=as_int(args.store_connect_timeout_s, name="store_connect_timeout_s", minimum=1),
+        keepalive_idle_s=as_int(
+            args.store_keepalive_idle_s, name="store_keepalive_idle_s", minimum=1
+        ),
+    )
+
+
 def check_options(args: argparse.Namespace) -> CheckOptions:
     """The checker's options from the parsed settings."""
     return CheckOptions(
@@ -120,7 +137,9 @@ def run(args: argparse.Namespace) -> int:
         instance=options.instance_id,
         **connection.describe(),
     )
-    with opened_store(args.store_url, cache_size=cache_size) as store:
+    with opened_store(
+        args.store_url, cache_size=cache_size, timeouts=store_timeouts(args)
+    ) as store:
         worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
         server = _metrics_server(metrics, worker, metrics_port, args.metrics_bind)
         try:

@@ -75,6 +75,22 @@ class InvalidDocumentError(UsageError):
 
 
 @dataclass(frozen=True, slots=True)
+class StoreTimeouts:
+    """Bounds on waiting for a store server (PostgreSQL; SQLite has its busy timeout).
+
+    A lookup that runs longer than ``statement_s`` (a lock held by a load, a server that
+    stalls) fails as the store being unavailable, which the worker retries with backoff;
+    TCP keepalives notice a server that vanished without closing the connection.
+    """
+
+    statement_s: float = 5.0
+    connect_s: int = 5
+    keepalive_idle_s: int = 30
+    keepalive_interval_s: int = 10
+    keepalive_count: int = 3
+
+
+@dataclass(frozen=True, slots=True)
 class VersionInfo:
     """One loaded knowledge-base version."""
 
