@@ -68,7 +68,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("metrics_port", "9464", "port of /metrics, /healthz and /readyz (0 disables)"),
     Setting("metrics_bind", "0.0.0.0", "address the metrics endpoint binds to"),
     Setting("label_value_limit", "50",
-            "distinct values per free-text metric label before the rest count as 'other'"),
+            "free-text label combinations per metric before new ones count as 'other'"),
     Setting("log_format", "auto", "log renderer: auto (console on a terminal, else JSON)",
             ("auto", "json", "console")),
     Setting("log_level", "info", "lowest log level written", ("debug", "info", "warning", "error")),
