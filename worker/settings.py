@@ -85,6 +85,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("store_connect_timeout_s", "5", "bound on connecting to PostgreSQL"),
     Setting("store_keepalive_idle_s", "30",
             "TCP keepalive probes start after this long idle, to notice a vanished server"),
+    Setting("kafka_call_timeout_s", "15",
+            "bound on each transactional call to the broker; the producer is replaced after it"),
     Setting("session_timeout_ms", "10000",
             "a worker that stops heartbeating loses its partitions after this long"),
 )

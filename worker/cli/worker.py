@@ -48,6 +48,7 @@ WORKER_SETTINGS: tuple[str, ...] = (
     "evidence_cache_size",
     "document_cache_size",
     "session_timeout_ms",
+    "kafka_call_timeout_s",
     "store_statement_timeout_ms",
     "store_connect_timeout_s",
     "store_keepalive_idle_s",
@@ -93,6 +94,7 @@ def worker_options(args: argparse.Namespace) -> WorkerOptions:
         shutdown_timeout_s=as_int(args.shutdown_timeout_s, name="shutdown_timeout_s", minimum=1),
         log_claim_text=as_bool(args.log_claim_text),
         session_timeout_ms=as_int(args.session_timeout_ms, name="session_timeout_ms", minimum=1),
+        call_timeout_s=as_int(args.kafka_call_timeout_s, name="kafka_call_timeout_s", minimum=1),
     )
 
 

@@ -95,6 +95,7 @@ class WorkerOptions:
     shutdown_timeout_s: float = 20.0
     log_claim_text: bool = False
     session_timeout_ms: int = SESSION_TIMEOUT_MS
+    call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
 
 
 class _RebalanceEvents(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -369,7 +370,8 @@ class Worker:
 
     # --- batches ---------------------------------------------------------------------------
 
-    def _run_batch(self, *, timeout_s: float = DEFAULT_CALL_TIMEOUT_S) -> bool:
+    def _run_batch(self, *, timeout_s: float | None = None) -> bool:
+        timeout_s = self.options.call_timeout_s if timeout_s is None else timeout_s
         records, self._pending, self._batch_started = self._pending, [], None
         generation = self._batch_generation
         started = time.perf_counter()
