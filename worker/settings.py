@@ -87,6 +87,7 @@ SETTINGS: tuple[Setting, ...] = (
             "TCP keepalive probes start after this long idle, to notice a vanished server"),
     Setting("kafka_call_timeout_s", "15",
             "bound on each transactional call to the broker; the producer is replaced after it"),
+    Setting("document_cache_mib", "256", "bound on the document text the store cache holds"),
     Setting("session_timeout_ms", "10000",
             "a worker that stops heartbeating loses its partitions after this long"),
 )

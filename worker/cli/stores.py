@@ -11,7 +11,11 @@ from worker.store import CachingStore, DocumentStore, StoreTimeouts, open_store
 
 @contextmanager
 def opened_store(
-    url: str, *, cache_size: int | None = None, timeouts: StoreTimeouts | None = None
+    url: str,
+    *,
+    cache_size: int | None = None,
+    cache_bytes: int | None = None,
+    timeouts: StoreTimeouts | None = None,
 ) -> Iterator[DocumentStore]:
     """The store at ``url``, behind an in-process cache of ``cache_size`` documents if given.
 
@@ -21,7 +25,7 @@ def opened_store(
     """
     try:
         inner = open_store(url, timeouts)
-        store = inner if cache_size is None else CachingStore(inner, cache_size)
+        store = inner if cache_size is None else CachingStore(inner, cache_size, cache_bytes)
         with store:
             yield store
     except TransientError as exc:

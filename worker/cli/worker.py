@@ -47,6 +47,7 @@ WORKER_SETTINGS: tuple[str, ...] = (
     "citation_mode",
     "evidence_cache_size",
     "document_cache_size",
+    "document_cache_mib",
     "session_timeout_ms",
     "kafka_call_timeout_s",
     "store_statement_timeout_ms",
@@ -139,8 +140,12 @@ def run(args: argparse.Namespace) -> int:
         instance=options.instance_id,
         **connection.describe(),
     )
+    cache_bytes = as_int(args.document_cache_mib, name="document_cache_mib") * 1024 * 1024
     with opened_store(
-        args.store_url, cache_size=cache_size, timeouts=store_timeouts(args)
+        args.store_url,
+        cache_size=cache_size,
+        cache_bytes=cache_bytes,
+        timeouts=store_timeouts(args),
     ) as store:
         worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
         server = _metrics_server(metrics, worker, metrics_port, args.metrics_bind)
