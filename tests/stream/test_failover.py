@@ -96,6 +96,7 @@ def test_killing_a_worker_mid_stream_loses_and_duplicates_nothing(
 
     consume_all(bootstrap, topics.verdicts, expected=CLAIM_COUNT, timeout_s=150)
     # With both workers stopped nothing more can be committed: a duplicate would be here now.
+    wait_until(lambda: bool(restarted.events("worker started")), 60, "the restart to be up")
     assert restarted.stop() == 0
     assert other.stop() == 0
     verdicts = consume_all(bootstrap, topics.verdicts, expected=None)
