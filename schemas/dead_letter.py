@@ -67,10 +67,14 @@ DeadLetterKind = Literal[
     "unknown_citation",
     "citation_not_retrieved",
     "check_failed",
+    "verdict_too_large",
+    "verdict_refused",
 ]
 """Why a message was dead-lettered: it could not be read (the four claim decode kinds and
-``oversize``), names a knowledge-base version the store does not have, or failed the
-citation gates."""
+``oversize``), names a knowledge-base version the store does not have, failed the citation
+gates or the check, or its verdict was refused by the verdicts topic: larger than the
+topic's ``max.message.bytes`` (``verdict_too_large``) or invalid for it
+(``verdict_refused``)."""
 
 DEAD_LETTER_KINDS: Final[tuple[DeadLetterKind, ...]] = get_args(DeadLetterKind)
 

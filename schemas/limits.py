@@ -43,7 +43,8 @@ MAX_RETRIEVED_DOC_IDS: Final = 1_000
 """Most document IDs retrieval may report for one claim."""
 
 MAX_KB_VERSION_CHARS: Final = 100
-"""Longest knowledge-base version."""
+"""Longest knowledge-base version, in claims and in the document store alike: the store
+refuses to load a version no claim could name."""
 
 MAX_PROMPT_CHARS: Final = 200_000
 """Longest prompt."""

@@ -68,7 +68,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("metrics_port", "9464", "port of /metrics, /healthz and /readyz (0 disables)"),
     Setting("metrics_bind", "0.0.0.0", "address the metrics endpoint binds to"),
     Setting("label_value_limit", "50",
-            "distinct values per free-text metric label before the rest count as 'other'"),
+            "free-text label combinations per metric before new ones count as 'other'"),
     Setting("log_format", "auto", "log renderer: auto (console on a terminal, else JSON)",
             ("auto", "json", "console")),
     Setting("log_level", "info", "lowest log level written", ("debug", "info", "warning", "error")),
@@ -83,6 +83,16 @@ SETTINGS: tuple[Setting, ...] = (
             ("combined", "single")),
     Setting("evidence_cache_size", "4096", "documents whose extracted facts stay cached"),
     Setting("document_cache_size", "10000", "documents kept in the in-process store cache"),
+    Setting("store_statement_timeout_ms", "5000",
+            "PostgreSQL lookups running longer fail and are retried (a lock, a stalled server)"),
+    Setting("store_connect_timeout_s", "5", "bound on connecting to PostgreSQL"),
+    Setting("store_keepalive_idle_s", "30",
+            "TCP keepalive probes start after this long idle, to notice a vanished server"),
+    Setting("kafka_call_timeout_s", "15",
+            "bound on each transactional call to the broker; the producer is replaced after it"),
+    Setting("document_cache_mib", "256", "bound on the document text the store cache holds"),
+    Setting("session_timeout_ms", "10000",
+            "a worker that stops heartbeating loses its partitions after this long"),
 )
 
 # fmt: on

@@ -7,11 +7,15 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
+import statistics
 import threading
 import time
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import asdict, dataclass
 from datetime import datetime
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -24,6 +28,9 @@ from worker.stream.publish import claim_message
 
 SEED_ENV = "QUANTCHECK_FAULT_SEED"
 """Set to a seed a failed run printed to replay its fault plan."""
+
+FIGURES_ENV = "QUANTCHECK_RELIABILITY_OUT"
+"""A file each fault test appends its figures to, one JSON object a line (``make bench``)."""
 
 _SAMPLES = {row.event.claim_id: row for row in sample_rows()}
 _ROUND = list(_SAMPLES.values())
@@ -234,3 +241,58 @@ def assert_only_citation_failures_dead_lettered(
     assert found == wanted, (
         f"missing {sorted(wanted - found)[:5]}, unexpected {sorted(found - wanted)[:5]} {context}"
     )
+
+
+def freeze_process(pid: int, seconds: float) -> None:
+    """Freeze process ``pid`` (SIGSTOP) for ``seconds``, as a long pause or a frozen
+    container would, then thaw it (SIGCONT)."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        time.sleep(seconds)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
+@dataclass(frozen=True)
+class FaultFigures:
+    """What one fault test run came to, for the reliability table."""
+
+    fault: str
+    seed: int | None
+    claims: int
+    lost: int
+    duplicated: int
+    faults: int
+    recover_median_s: float
+    recover_max_s: float
+
+
+def record_figures(
+    fault: str,
+    seed: int | None,
+    claim_ids: Collection[str],
+    answers: Counter[str],
+    recoveries: Sequence[float],
+) -> FaultFigures:
+    """Count lost and duplicated answers (verdicts, or dead letters standing for them) per
+    claim, print them and, when ``$QUANTCHECK_RELIABILITY_OUT`` names a file, append them
+    to it. ``recoveries`` are seconds from each fault's start until the committed outputs
+    covered every claim published before it ended."""
+    counts = answers
+    figures = FaultFigures(
+        fault=fault,
+        seed=seed,
+        claims=len(claim_ids),
+        lost=len(set(claim_ids) - counts.keys()),
+        duplicated=sum(n - 1 for n in counts.values() if n > 1),
+        faults=len(recoveries),
+        recover_median_s=round(statistics.median(recoveries), 2) if recoveries else 0.0,
+        recover_max_s=round(max(recoveries), 2) if recoveries else 0.0,
+    )
+    line = json.dumps(asdict(figures))
+    print(f"figures: {line}")
+    out = os.environ.get(FIGURES_ENV, "").strip()
+    if out:
+        with Path(out).open("a", encoding="utf-8") as file:
+            file.write(line + "\n")
+    return figures

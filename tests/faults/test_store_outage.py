@@ -1,5 +1,6 @@
-"""PostgreSQL is down for ten seconds while claims keep arriving: the worker turns not-ready,
-dead-letters nothing because of it, turns ready again and verdicts every claim once."""
+"""PostgreSQL is down for ten seconds, or holds a lock every lookup waits on, while claims keep
+arriving: the worker turns not-ready, dead-letters nothing because of it, turns ready again
+and verdicts every claim once."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
+import psycopg
 import pytest
 
 from tests.faults.streams import (
+    CommittedVerdicts,
     Trickle,
     assert_one_verdict_per_claim,
     assert_only_citation_failures_dead_lettered,
+    record_figures,
+    verdict_claim_ids,
 )
 from tests.stream.workers import (
     WorkerProcess,
@@ -112,6 +117,81 @@ def test_a_store_outage_mid_stream_turns_readiness_off_and_back_and_loses_nothin
     assert worker.stop() == 0
 
     verdicts = consume_all(bootstrap, topics.verdicts, expected=None, timeout_s=60)
+    assert_one_verdict_per_claim(verdicts, claim_ids)
+    letters = consume_all(bootstrap, topics.dlq, expected=None, timeout_s=60)
+    assert_only_citation_failures_dead_lettered(letters, claim_ids)
+
+
+LOCK_S = 6.0
+STATEMENT_TIMEOUT_MS = 500
+
+
+def test_a_lookup_blocked_by_a_lock_fails_as_a_store_error_and_resumes_on_release(
+    kafka_broker: KafkaBroker,
+    postgres_database: str,
+    unique_topic: Names,
+    workers: Callable[..., WorkerProcess],
+) -> None:
+    bootstrap = kafka_broker.bootstrap
+    topics = make_topics(bootstrap, unique_topic)
+    store_url = load_handbook(postgres_database)
+    port = free_port()
+    worker = workers(
+        kafka_broker,
+        topics,
+        store_url,
+        group=unique_topic("group"),
+        instance="store-lock-1",
+        extra=(
+            "--document-cache-size",
+            "0",
+            "--store-statement-timeout-ms",
+            str(STATEMENT_TIMEOUT_MS),
+            "--metrics-port",
+            str(port),
+            "--metrics-bind",
+            "127.0.0.1",
+        ),
+    )
+    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 60, "the worker to be ready")
+    trickle = Trickle(bootstrap, topics.claims, "lock").start()
+    try:
+        wait_until(lambda: trickle.published() >= WARM_UP, 60, "claims to flow")
+        consume_all(bootstrap, topics.verdicts, expected=WARM_UP, timeout_s=60)
+        with psycopg.connect(postgres_database) as holder:
+            # A load holding the documents table, as a migration or a long manual
+            # transaction might: every lookup waits on it.
+            holder.execute("LOCK TABLE kb_documents IN ACCESS EXCLUSIVE MODE")
+            locked_at = time.monotonic()
+            wait_until(lambda: store_errors(port) >= 2, 30, "lookups to time out")
+            assert worker.running()
+            remaining = LOCK_S - (time.monotonic() - locked_at)
+            if remaining > 0:
+                time.sleep(remaining)  # the fault's duration, not a wait for an outcome
+            published_at_release = trickle.published()
+        released_at = time.monotonic()
+        with CommittedVerdicts(bootstrap, topics.verdicts) as progress:
+            wait_until(
+                lambda: progress.count() >= published_at_release,
+                60,
+                "the verdicts of the claims published while the lock was held",
+            )
+        recovered_s = time.monotonic() - released_at
+    finally:
+        claim_ids = trickle.finish()
+
+    consume_all(bootstrap, topics.verdicts, expected=len(claim_ids), timeout_s=120)
+    assert worker.events("transient failure, retrying")
+    assert any(
+        "statement timeout" in line["reason"]
+        for line in worker.events("transient failure, retrying")
+    )
+    assert worker.events("recovered")
+    assert worker.stop() == 0
+    verdicts = consume_all(bootstrap, topics.verdicts, expected=None, timeout_s=60)
+    record_figures(
+        "store lookup blocked", None, claim_ids, Counter(verdict_claim_ids(verdicts)), [recovered_s]
+    )
     assert_one_verdict_per_claim(verdicts, claim_ids)
     letters = consume_all(bootstrap, topics.dlq, expected=None, timeout_s=60)
     assert_only_citation_failures_dead_lettered(letters, claim_ids)

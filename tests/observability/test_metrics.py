@@ -14,8 +14,8 @@ from worker.observability.metrics import (
     LATENCY_BUCKETS,
     OTHER,
     UNKNOWN,
-    LabelCap,
     Metrics,
+    SeriesCap,
 )
 
 
@@ -26,6 +26,16 @@ def value(metrics: Metrics, name: str, **labels: str) -> float | None:
 def verdicts(metrics: Metrics, status: str, model: str, retriever: str, kb: str) -> float | None:
     labels = {"status": status, "model": model, "retriever": retriever, "kb_version": kb}
     return value(metrics, "quantcheck_verdicts_total", **labels)
+
+
+def series(metrics: Metrics, name: str) -> list[tuple[dict[str, str], float]]:
+    """Every sample of ``name`` as exported: its labels and value."""
+    return [
+        (sample.labels, sample.value)
+        for family in text_string_to_metric_families(metrics.render().decode())
+        for sample in family.samples
+        if sample.name == name
+    ]
 
 
 def test_every_status_starts_at_zero_for_unknown_labels() -> None:
@@ -66,23 +76,53 @@ def test_empty_labels_are_reported_as_unknown() -> None:
     assert value(metrics, "quantcheck_facts_total", category=UNKNOWN, matched="false") == 1.0
 
 
-def test_free_text_labels_beyond_the_limit_become_other() -> None:
+def test_label_combinations_beyond_the_limit_count_as_other() -> None:
     metrics = Metrics(label_value_limit=2)
     for model in ("a", "b", "c", "d"):
         metrics.record_verdict(Status.SUPPORTED, model, "r", "kb", facts=[], check_seconds=0.001)
     assert verdicts(metrics, "supported", "a", "r", "kb") == 1.0
     assert verdicts(metrics, "supported", "b", "r", "kb") == 1.0
-    assert verdicts(metrics, "supported", OTHER, "r", "kb") == 2.0
+    assert verdicts(metrics, "supported", OTHER, OTHER, OTHER) == 2.0
     assert verdicts(metrics, "supported", "c", "r", "kb") is None
-    assert verdicts(metrics, "needs_review_negation", OTHER, "r", "kb") == 0.0
+    assert verdicts(metrics, "needs_review_negation", OTHER, OTHER, OTHER) == 0.0
 
 
-def test_kb_version_and_retriever_are_capped_independently() -> None:
-    metrics = Metrics(label_value_limit=1)
-    metrics.record_verdict(Status.SUPPORTED, "m", "r1", "kb1", facts=[], check_seconds=0.001)
-    metrics.record_verdict(Status.SUPPORTED, "m", "r2", "kb2", facts=[], check_seconds=0.001)
-    assert verdicts(metrics, "supported", "m", "r1", "kb1") == 1.0
-    assert verdicts(metrics, "supported", "m", OTHER, OTHER) == 1.0
+def test_the_bound_is_on_combinations_not_on_each_label() -> None:
+    """Four labels of 50 values each could make millions of series; combinations are capped."""
+    metrics = Metrics(label_value_limit=3)
+    for model in ("m1", "m2"):
+        for kb in ("kb1", "kb2"):
+            metrics.record_verdict(Status.SUPPORTED, model, "r", kb, facts=[], check_seconds=0.001)
+    reported = {
+        (labels["model"], labels["kb_version"])
+        for labels, _ in series(metrics, "quantcheck_verdicts_total")
+        if labels["status"] == "supported" and labels["model"] != UNKNOWN
+    }
+    assert reported == {("m1", "kb1"), ("m1", "kb2"), ("m2", "kb1"), (OTHER, OTHER)}
+
+
+def test_a_new_kb_version_appears_once_the_old_ones_go_quiet() -> None:
+    clock = [0.0]
+    metrics = Metrics(label_value_limit=1, label_idle_s=60, clock=lambda: clock[0])
+    metrics.record_verdict(Status.SUPPORTED, "m", "r", "v1", facts=[], check_seconds=0.001)
+    clock[0] = 30
+    metrics.record_verdict(Status.SUPPORTED, "m", "r", "v2", facts=[], check_seconds=0.001)
+    assert verdicts(metrics, "supported", OTHER, OTHER, OTHER) == 1.0, "v1 is still in use"
+    clock[0] = 100
+    metrics.record_verdict(Status.SUPPORTED, "m", "r", "v2", facts=[], check_seconds=0.001)
+    assert verdicts(metrics, "supported", "m", "r", "v2") == 1.0
+    assert verdicts(metrics, "supported", "m", "r", "v1") is None, "v1's series was removed"
+
+
+def test_a_combination_in_use_is_kept_however_old() -> None:
+    clock = [0.0]
+    metrics = Metrics(label_value_limit=1, label_idle_s=60, clock=lambda: clock[0])
+    for minute in range(10):
+        clock[0] = minute * 50.0
+        metrics.record_verdict(Status.SUPPORTED, "m", "r", "v1", facts=[], check_seconds=0.001)
+        metrics.record_verdict(Status.SUPPORTED, "m", "r", "v2", facts=[], check_seconds=0.001)
+    assert verdicts(metrics, "supported", "m", "r", "v1") == 10.0
+    assert verdicts(metrics, "supported", OTHER, OTHER, OTHER) == 10.0
 
 
 def test_fact_categories_are_counted_capped_and_start_both_outcomes() -> None:
@@ -103,25 +143,18 @@ def test_fact_categories_are_counted_capped_and_start_both_outcomes() -> None:
     assert facts_total("mass_kg", "true") is None
 
 
-def test_label_cap_keeps_the_first_values_and_reserves_unknown_and_other() -> None:
-    cap = LabelCap(2)
-    assert [cap(v) for v in ("x", "y", "z", "x", "", UNKNOWN, OTHER)] == [
-        "x", "y", OTHER, "x", UNKNOWN, UNKNOWN, OTHER,
-    ]  # fmt: skip
+def test_series_cap_refuses_a_zero_limit_and_holds_under_concurrency() -> None:
     with pytest.raises(ValueError, match="at least 1"):
-        LabelCap(0)
-
-
-def test_label_cap_keeps_exactly_limit_values_under_concurrency() -> None:
-    cap = LabelCap(10)
+        SeriesCap(0, on_drop=lambda key: None)
+    cap = SeriesCap(10, on_drop=lambda key: None)
     start = threading.Barrier(8)
-    kept: list[set[str]] = [set() for _ in range(8)]
+    kept: list[set[tuple[str, ...]]] = [set() for _ in range(8)]
 
     def worker(index: int) -> None:
         start.wait()
         for n in range(200):
-            result = cap(f"value-{index}-{n}")
-            if result != OTHER:
+            result = cap(f"value-{index}-{n}", "x")
+            if result != (OTHER, OTHER):
                 kept[index].add(result)
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]

@@ -113,7 +113,7 @@ def test_unencodable_text_does_not_stop_a_dead_letter() -> None:
 
 def test_every_kind_is_accepted_and_decode_kinds_are_among_them() -> None:
     assert set(CLAIM_DECODE_KINDS) <= set(DEAD_LETTER_KINDS)
-    assert len(DEAD_LETTER_KINDS) == 10
+    assert len(DEAD_LETTER_KINDS) == 12
     for kind in DEAD_LETTER_KINDS:
         assert (
             read_dead_letter_headers(dead_letter_headers([], **(ARGS | {"kind": kind}))).kind

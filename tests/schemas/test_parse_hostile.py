@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import unicodedata
 from typing import Any
 
@@ -20,10 +19,6 @@ from schemas import (
 )
 from schemas.limits import MAX_CLAIM_MESSAGE_BYTES, MAX_ERROR_MESSAGE_CHARS
 from tests.schemas.samples import answer_payload, claim_bytes, claim_payload
-
-# Generous: each case takes milliseconds; this only catches work quadratic in the input
-# or per-element error reporting.
-FAST_SECONDS = 1.0
 
 
 def parses_or_refuses(raw: bytes) -> ClaimEvent | ClaimDecodeError:
@@ -159,23 +154,18 @@ HOSTILE: list[tuple[str, bytes, str]] = [
 @pytest.mark.parametrize(
     ("raw", "kind"), [(raw, kind) for _, raw, kind in HOSTILE], ids=[name for name, _, _ in HOSTILE]
 )
-def test_hostile_input_fails_fast(raw: bytes, kind: str) -> None:
-    started = time.perf_counter()
+def test_hostile_input_is_refused_with_its_kind(raw: bytes, kind: str) -> None:
     outcome = parses_or_refuses(raw)
-    elapsed = time.perf_counter() - started
     assert isinstance(outcome, ClaimDecodeError)
     assert outcome.kind == kind, outcome.message
-    assert elapsed < FAST_SECONDS, f"{elapsed:.3f}s"
 
 
-def test_largest_valid_claim_is_fast() -> None:
+def test_largest_valid_claim_parses() -> None:
     raw = claim_bytes(
         prompt="p" * 200_000,
         claim_text="c" * 20_000,
         retrieved_doc_ids=[f"D{i:0>190}" for i in range(1000)],
     )
     assert len(raw) < MAX_CLAIM_MESSAGE_BYTES
-    started = time.perf_counter()
     event = parse_claim(raw)
-    assert time.perf_counter() - started < FAST_SECONDS
     assert len(event.retrieved_doc_ids) == 1000

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from schemas import ClaimDecodeError, parse_claim
+from schemas.limits import MAX_KB_VERSION_CHARS
+from tests.schemas.samples import claim_bytes
 from tests.store import procs
 from worker.checker.model import Document
 from worker.errors import InputError, UsageError
@@ -22,6 +25,7 @@ from worker.store import (
     VersionConflictError,
     manifest_sha256,
     open_store,
+    validate_kb_version,
 )
 
 SPAWN = multiprocessing.get_context("spawn")
@@ -294,3 +298,15 @@ def test_readers_never_see_a_partial_version(store_url: str) -> None:
         assert report["seen"]["v1"]["absent"] == 0
         assert report["seen"]["v2"]["absent"] >= 1
         assert report["seen"]["v2"]["complete"] >= 1
+
+
+def test_the_store_takes_exactly_the_versions_a_claim_can_name() -> None:
+    """One limit for both: a version the claim contract refuses is refused at load time,
+    instead of loading fine and dead-lettering every claim that names it."""
+    longest = "v" * MAX_KB_VERSION_CHARS
+    assert validate_kb_version(longest) == longest
+    assert parse_claim(claim_bytes(kb_version=longest)).kb_version == longest
+    with pytest.raises(UsageError, match=f"longer than {MAX_KB_VERSION_CHARS}"):
+        validate_kb_version(longest + "v")
+    with pytest.raises(ClaimDecodeError):
+        parse_claim(claim_bytes(kb_version=longest + "v"))

@@ -3,7 +3,6 @@ exactly one verdict, and every citation failure exactly one dead letter."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -95,13 +94,13 @@ def test_killing_a_worker_mid_stream_loses_and_duplicates_nothing(
     finally:
         progress.close()
 
-    verdicts = consume_all(bootstrap, topics.verdicts, expected=CLAIM_COUNT, timeout_s=150)
-    # Anything committed after the count was reached would be a duplicate.
-    time.sleep(2)
-    verdicts = consume_all(bootstrap, topics.verdicts, expected=None)
-    letters = consume_all(bootstrap, topics.dlq, expected=None)
+    consume_all(bootstrap, topics.verdicts, expected=CLAIM_COUNT, timeout_s=150)
+    # With both workers stopped nothing more can be committed: a duplicate would be here now.
+    wait_until(lambda: bool(restarted.events("worker started")), 60, "the restart to be up")
     assert restarted.stop() == 0
     assert other.stop() == 0
+    verdicts = consume_all(bootstrap, topics.verdicts, expected=None)
+    letters = consume_all(bootstrap, topics.dlq, expected=None)
 
     keys = Counter(record.key for record in verdicts)
     assert len(verdicts) == CLAIM_COUNT

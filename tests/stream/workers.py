@@ -13,7 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,20 +52,21 @@ def connection(bootstrap: str) -> KafkaConnection:
     return KafkaConnection((bootstrap,))
 
 
-def make_topics(bootstrap: str, names: Names, partitions: int = 6) -> Topics:
-    """Create unique claims/verdicts/dlq topics the way ``quantcheck topics create`` does."""
+def make_topics(
+    bootstrap: str, names: Names, partitions: int = 6, *, verdicts_max_bytes: int | None = None
+) -> Topics:
+    """Create unique claims/verdicts/dlq topics the way ``quantcheck topics create`` does;
+    ``verdicts_max_bytes`` gives the verdicts topic a smaller ``max.message.bytes``, as a
+    cluster whose topics someone else created might."""
     topics = Topics(names("claims"), names("verdicts"), names("dlq"))
+    specs = worker_topics(
+        claims=topics.claims, verdicts=topics.verdicts, dlq=topics.dlq, partitions=partitions
+    )
+    if verdicts_max_bytes is not None:
+        specs[1] = replace(specs[1], configs={"max.message.bytes": str(verdicts_max_bytes)})
     admin = KafkaAdminClient(**admin_config(connection(bootstrap), client_id="tests"))
     try:
-        create_topics(
-            admin,
-            worker_topics(
-                claims=topics.claims,
-                verdicts=topics.verdicts,
-                dlq=topics.dlq,
-                partitions=partitions,
-            ),
-        )
+        create_topics(admin, specs)
     finally:
         admin.close()
     return topics

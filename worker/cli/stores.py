@@ -6,11 +6,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from worker.errors import TransientError, UsageError
-from worker.store import CachingStore, DocumentStore, open_store
+from worker.store import CachingStore, DocumentStore, StoreTimeouts, open_store
 
 
 @contextmanager
-def opened_store(url: str, *, cache_size: int | None = None) -> Iterator[DocumentStore]:
+def opened_store(
+    url: str,
+    *,
+    cache_size: int | None = None,
+    cache_bytes: int | None = None,
+    timeouts: StoreTimeouts | None = None,
+) -> Iterator[DocumentStore]:
     """The store at ``url``, behind an in-process cache of ``cache_size`` documents if given.
 
     A store that cannot be reached, when the command starts or while it runs, ends the
@@ -18,8 +24,8 @@ def opened_store(url: str, *, cache_size: int | None = None) -> Iterator[Documen
     worker) handles them before they get here.
     """
     try:
-        inner = open_store(url)
-        store = inner if cache_size is None else CachingStore(inner, cache_size)
+        inner = open_store(url, timeouts)
+        store = inner if cache_size is None else CachingStore(inner, cache_size, cache_bytes)
         with store:
             yield store
     except TransientError as exc:

@@ -21,9 +21,9 @@ from worker.observability.http import MetricsServer, start_from_settings
 from worker.observability.logging import configure_logging
 from worker.observability.metrics import Metrics
 from worker.settings import add_settings, as_bool, as_int
-from worker.store import mask_url
+from worker.store import StoreTimeouts, mask_url
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
-from worker.stream.loop import Worker, WorkerOptions
+from worker.stream.loop import EXIT_FATAL, Worker, WorkerOptions
 
 WORKER_SETTINGS: tuple[str, ...] = (
     *CONNECTION_SETTINGS,
@@ -46,6 +46,12 @@ WORKER_SETTINGS: tuple[str, ...] = (
     "log_claim_text",
     *CHECK_SETTINGS,
     "document_cache_size",
+    "document_cache_mib",
+    "session_timeout_ms",
+    "kafka_call_timeout_s",
+    "store_statement_timeout_ms",
+    "store_connect_timeout_s",
+    "store_keepalive_idle_s",
 )
 
 # After a stop request, a worker that has not exited within its shutdown budget plus this
@@ -87,6 +93,22 @@ def worker_options(args: argparse.Namespace) -> WorkerOptions:
         max_message_bytes=as_int(args.max_message_bytes, name="max_message_bytes", minimum=1),
         shutdown_timeout_s=as_int(args.shutdown_timeout_s, name="shutdown_timeout_s", minimum=1),
         log_claim_text=as_bool(args.log_claim_text),
+        session_timeout_ms=as_int(args.session_timeout_ms, name="session_timeout_ms", minimum=1),
+        call_timeout_s=as_int(args.kafka_call_timeout_s, name="kafka_call_timeout_s", minimum=1),
+    )
+
+
+def store_timeouts(args: argparse.Namespace) -> StoreTimeouts:
+    """Bounds on waiting for the document store, from the parsed settings."""
+    statement_ms = as_int(
+        args.store_statement_timeout_ms, name="store_statement_timeout_ms", minimum=1
+    )
+    return StoreTimeouts(
+        statement_s=statement_ms / 1000,
+        connect_s=as_int(args.store_connect_timeout_s, name="store_connect_timeout_s", minimum=1),
+        keepalive_idle_s=as_int(
+            args.store_keepalive_idle_s, name="store_keepalive_idle_s", minimum=1
+        ),
     )
 
 
@@ -108,7 +130,13 @@ def run(args: argparse.Namespace) -> int:
         instance=options.instance_id,
         **connection.describe(),
     )
-    with opened_store(args.store_url, cache_size=cache_size) as store:
+    cache_bytes = as_int(args.document_cache_mib, name="document_cache_mib") * 1024 * 1024
+    with opened_store(
+        args.store_url,
+        cache_size=cache_size,
+        cache_bytes=cache_bytes,
+        timeouts=store_timeouts(args),
+    ) as store:
         worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
         server = _metrics_server(metrics, worker, metrics_port, args.metrics_bind)
         try:
@@ -122,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if server is not None:
                 server.stop()
-    return 0
+    # The loop has logged the cause and the fix in one line already.
+    return 0 if worker.failure is None else EXIT_FATAL
 
 
 def _metrics_server(metrics: Metrics, worker: Worker, port: int, bind: str) -> MetricsServer | None:

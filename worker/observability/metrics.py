@@ -2,14 +2,17 @@
 
 Every series a dashboard or alert divides by is created at zero before the first event,
 so ``rate()`` and ratios have data from the first scrape. Free-text label values (model,
-retriever, knowledge-base version, fact category) pass through a :class:`LabelCap` so a
-misbehaving producer cannot create an unbounded number of series.
+retriever, knowledge-base version, fact category) pass through a :class:`SeriesCap` per
+metric, which bounds their *combinations*, so a misbehaving producer cannot create an
+unbounded number of series.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 
 from prometheus_client import (
     CollectorRegistry,
@@ -27,6 +30,8 @@ from worker.checker.model import Status
 
 NAMESPACE = "quantcheck"
 DEFAULT_LABEL_VALUE_LIMIT = 50
+DEFAULT_LABEL_IDLE_S = 900.0
+"""A label combination not seen for this long is dropped, making room for new ones."""
 UNKNOWN = "unknown"
 OTHER = "other"
 
@@ -51,41 +56,67 @@ BATCH_SIZE_BUCKETS: tuple[float, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 100
 _MATCHED = {True: "true", False: "false"}
 
 
-class LabelCap:
-    """Bounds the distinct values one label takes; later newcomers are reported as ``other``.
+class SeriesCap:
+    """Bounds the label combinations one metric reports, keeping the recently seen ones.
 
-    The first ``limit`` distinct non-empty values are kept as they are. Empty values
-    become ``unknown``; ``unknown`` and ``other`` themselves never use up the limit.
+    Up to ``limit`` distinct combinations of free-text values are reported as they are;
+    while that many are in use, a new combination is counted under ``other`` in every
+    free-text label. A combination not seen for ``idle_s`` is dropped, its series removed
+    through ``on_drop``, which makes room: a new knowledge-base version shows up once the
+    old ones have gone quiet, instead of after a restart. Empty values become ``unknown``.
     Safe to call from several threads.
     """
 
-    def __init__(self, limit: int) -> None:
+    def __init__(
+        self,
+        limit: int,
+        *,
+        on_drop: Callable[[tuple[str, ...]], None],
+        idle_s: float = DEFAULT_LABEL_IDLE_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if limit < 1:
-            raise ValueError(f"label value limit must be at least 1, got {limit}")
+            raise ValueError(f"label combination limit must be at least 1, got {limit}")
         self._limit = limit
-        self._kept: set[str] = {UNKNOWN, OTHER}
+        self._on_drop = on_drop
+        self._idle_s = idle_s
+        self._clock = clock
+        # Combination -> when it was last seen, least recently seen first.
+        self._seen: OrderedDict[tuple[str, ...], float] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
     def limit(self) -> int:
-        """How many distinct values are kept besides ``unknown`` and ``other``."""
+        """How many combinations are reported as they are."""
         return self._limit
 
-    def __call__(self, value: str) -> str:
-        """The label value to report for ``value``."""
-        # Values already kept (the common case) are answered without taking the lock;
-        # the set is only ever added to, and under the lock.
-        if value in self._kept:
-            return value
-        if not value:
-            return UNKNOWN
+    def __call__(self, *values: str) -> tuple[str, ...]:
+        """The label values to report for ``values``."""
+        combination = tuple(value or UNKNOWN for value in values)
+        now = self._clock()
         with self._lock:
-            if value in self._kept:
-                return value
-            if len(self._kept) - 2 >= self._limit:
-                return OTHER
-            self._kept.add(value)
-            return value
+            if combination in self._seen:
+                self._seen[combination] = now
+                self._seen.move_to_end(combination)
+                return combination
+            dropped = self._expire(now)
+            if len(self._seen) < self._limit:
+                self._seen[combination] = now
+            else:
+                combination = tuple(OTHER for _ in combination)
+        for old in dropped:
+            self._on_drop(old)
+        return combination
+
+    def _expire(self, now: float) -> list[tuple[str, ...]]:
+        dropped = []
+        while self._seen:
+            oldest, seen_at = next(iter(self._seen.items()))
+            if now - seen_at < self._idle_s:
+                break
+            del self._seen[oldest]
+            dropped.append(oldest)
+        return dropped
 
 
 class Metrics:
@@ -100,6 +131,8 @@ class Metrics:
         self,
         *,
         label_value_limit: int = DEFAULT_LABEL_VALUE_LIMIT,
+        label_idle_s: float = DEFAULT_LABEL_IDLE_S,
+        clock: Callable[[], float] = time.monotonic,
         version: str = __version__,
         checker_version: str = str(CHECKER_VERSION),
     ) -> None:
@@ -107,10 +140,13 @@ class Metrics:
         self.registry = CollectorRegistry()
         registry = self.registry
 
-        self._models = LabelCap(label_value_limit)
-        self._retrievers = LabelCap(label_value_limit)
-        self._kb_versions = LabelCap(label_value_limit)
-        self._categories = LabelCap(label_value_limit)
+        # One bound per metric on its free-text label combinations (see SeriesCap).
+        self._verdict_labels = SeriesCap(
+            label_value_limit, on_drop=self._drop_verdicts, idle_s=label_idle_s, clock=clock
+        )
+        self._fact_labels = SeriesCap(
+            label_value_limit, on_drop=self._drop_facts, idle_s=label_idle_s, clock=clock
+        )
         self._lock = threading.Lock()
 
         self._verdicts = Counter(
@@ -222,7 +258,8 @@ class Metrics:
         ``status`` is a :class:`~worker.checker.model.Status` (or its value); ``facts`` are
         ``(category, matched)`` pairs. An unknown status raises ``ValueError``.
         """
-        key = (self._models(model), self._retrievers(retriever), self._kb_versions(kb_version))
+        model, retriever, kb_version = self._verdict_labels(model, retriever, kb_version)
+        key = (model, retriever, kb_version)
         by_status = self._verdict_children.get(key) or self._verdicts_for(key)
         try:
             child = by_status[status]
@@ -291,7 +328,8 @@ class Metrics:
             return by_status
 
     def _fact_child(self, category: str, matched: bool) -> Counter:
-        key = (self._categories(category), matched)
+        (capped,) = self._fact_labels(category)
+        key = (capped, matched)
         child = self._fact_children.get(key)
         if child is None:
             with self._lock:
@@ -302,3 +340,16 @@ class Metrics:
                     )
                 child = self._fact_children[key]
         return child
+
+    def _drop_verdicts(self, key: tuple[str, ...]) -> None:
+        """Remove the series of a label combination that has gone quiet."""
+        with self._lock:
+            if self._verdict_children.pop((key[0], key[1], key[2]), None) is not None:
+                for status in STATUSES:
+                    self._verdicts.remove(status, *key)
+
+    def _drop_facts(self, key: tuple[str, ...]) -> None:
+        with self._lock:
+            for outcome, text in _MATCHED.items():
+                if self._fact_children.pop((key[0], outcome), None) is not None:
+                    self._facts.remove(key[0], text)

@@ -11,6 +11,7 @@ from worker.store.base import (
     InvalidDocumentError,
     LoadResult,
     ManifestHasher,
+    StoreTimeouts,
     UnknownVersionError,
     VersionConflictError,
     VersionDiff,
@@ -22,8 +23,9 @@ from worker.store.cache import CachingStore
 from worker.store.url import SqliteTarget, mask_url, parse_store_url
 
 
-def open_store(url: str) -> DocumentStore:
-    """Open (creating and migrating as needed) the store ``url`` names.
+def open_store(url: str, timeouts: StoreTimeouts | None = None) -> DocumentStore:
+    """Open (creating and migrating as needed) the store ``url`` names; ``timeouts`` bound
+    a PostgreSQL server's answers (their defaults when None).
 
     Raises ``UsageError`` for a malformed or unsupported URL, with any password masked,
     and ``StoreUnavailableError`` when the server cannot be reached.
@@ -36,7 +38,7 @@ def open_store(url: str) -> DocumentStore:
         return SqliteStore(target.path)
     from worker.store.postgres import PostgresStore  # noqa: PLC0415
 
-    return PostgresStore(target.conninfo)
+    return PostgresStore(target.conninfo, timeouts=timeouts)
 
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "InvalidDocumentError",
     "LoadResult",
     "ManifestHasher",
+    "StoreTimeouts",
     "UnknownVersionError",
     "VersionConflictError",
     "VersionDiff",

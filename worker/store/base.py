@@ -28,10 +28,10 @@ from datetime import datetime
 from types import TracebackType
 from typing import Self
 
+from schemas.limits import MAX_KB_VERSION_CHARS
 from worker.checker.model import Document, sha256_text
 from worker.errors import UsageError
 
-MAX_KB_VERSION_CHARS = 200
 # How many IDs per category a conflict message names before it only counts them.
 _CONFLICT_EXAMPLES = 3
 
@@ -72,6 +72,22 @@ class VersionConflictError(UsageError):
 
 class InvalidDocumentError(UsageError):
     """A document handed to a load breaks a rule the store enforces for every backend."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoreTimeouts:
+    """Bounds on waiting for a store server (PostgreSQL; SQLite has its busy timeout).
+
+    A lookup that runs longer than ``statement_s`` (a lock held by a load, a server that
+    stalls) fails as the store being unavailable, which the worker retries with backoff;
+    TCP keepalives notice a server that vanished without closing the connection.
+    """
+
+    statement_s: float = 5.0
+    connect_s: int = 5
+    keepalive_idle_s: int = 30
+    keepalive_interval_s: int = 10
+    keepalive_count: int = 3
 
 
 @dataclass(frozen=True, slots=True)

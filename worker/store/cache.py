@@ -8,6 +8,7 @@ That a version does *not* exist is never cached, because it may be loaded at any
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
@@ -22,18 +23,32 @@ from worker.store.base import (
 )
 
 
-class CachingStore(DocumentStore):
-    """Wraps ``inner``, keeping up to ``max_documents`` entries keyed by ``(kb_version, doc_id)``.
+def document_bytes(doc: Document | None) -> int:
+    """The memory a cached document holds: its text, ID, topic and hash as Python strings."""
+    if doc is None:
+        return 0
+    return sum(sys.getsizeof(part) for part in (doc.text, doc.doc_id, doc.topic, doc.sha256))
 
-    Each :meth:`get_documents` call sends at most one query to ``inner``, for all the IDs
-    it missed. Thread-safe as long as ``inner`` is.
+
+class CachingStore(DocumentStore):
+    """Wraps ``inner``, keeping up to ``max_documents`` entries keyed by ``(kb_version, doc_id)``
+    and at most ``max_bytes`` of document text (None: no byte bound).
+
+    Documents may be up to tens of megabytes each, so a count alone does not bound memory.
+    A document larger than ``max_bytes`` is returned but not cached. Each
+    :meth:`get_documents` call sends at most one query to ``inner``, for all the IDs it
+    missed. Thread-safe as long as ``inner`` is.
     """
 
-    def __init__(self, inner: DocumentStore, max_documents: int):
+    def __init__(self, inner: DocumentStore, max_documents: int, max_bytes: int | None = None):
         if max_documents < 0:
             raise ValueError(f"max_documents must not be negative, got {max_documents}")
+        if max_bytes is not None and max_bytes < 0:
+            raise ValueError(f"max_bytes must not be negative, got {max_bytes}")
         self.inner = inner
         self.max_documents = max_documents
+        self.max_bytes = max_bytes
+        self.cached_bytes = 0
         self._lock = threading.Lock()
         # None marks an ID the (existing, immutable) version does not hold.
         self._entries: OrderedDict[tuple[str, str], Document | None] = OrderedDict()
@@ -71,11 +86,18 @@ class CachingStore(DocumentStore):
                 absence_is_final = kb_version in self._versions
                 for doc_id in missing:
                     doc = fetched.get(doc_id)
-                    if doc is not None or absence_is_final:
-                        self._entries[(kb_version, doc_id)] = doc
-                        self._entries.move_to_end((kb_version, doc_id))
-                while len(self._entries) > self.max_documents:
-                    self._entries.popitem(last=False)
+                    size = document_bytes(doc)
+                    fits = self.max_bytes is None or size <= self.max_bytes
+                    if (doc is not None or absence_is_final) and fits:
+                        key = (kb_version, doc_id)
+                        self.cached_bytes += size - document_bytes(self._entries.get(key))
+                        self._entries[key] = doc
+                        self._entries.move_to_end(key)
+                while len(self._entries) > self.max_documents or (
+                    self.max_bytes is not None and self.cached_bytes > self.max_bytes
+                ):
+                    _, dropped = self._entries.popitem(last=False)
+                    self.cached_bytes -= document_bytes(dropped)
         return found
 
     def has_version(self, kb_version: str) -> bool:
@@ -123,4 +145,5 @@ class CachingStore(DocumentStore):
         with self._lock:
             self._entries.clear()
             self._versions.clear()
+            self.cached_bytes = 0
         self.inner.close()

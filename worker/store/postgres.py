@@ -25,6 +25,7 @@ from worker.store.base import (
     InvalidDocumentError,
     LoadResult,
     ManifestHasher,
+    StoreTimeouts,
     UnknownVersionError,
     VersionConflictError,
     VersionDiff,
@@ -58,6 +59,19 @@ _PERMANENT_CONNECT_MESSAGES = (
 )
 
 
+def _bounded_connection(timeouts: StoreTimeouts) -> dict[str, Any]:
+    """libpq connection parameters that bound connecting, every statement, and a peer
+    that vanished without closing the connection."""
+    return {
+        "connect_timeout": timeouts.connect_s,
+        "options": f"-c statement_timeout={max(int(timeouts.statement_s * 1000), 1)}",
+        "keepalives": 1,
+        "keepalives_idle": timeouts.keepalive_idle_s,
+        "keepalives_interval": timeouts.keepalive_interval_s,
+        "keepalives_count": timeouts.keepalive_count,
+    }
+
+
 def _is_permanent(exc: psycopg.OperationalError) -> bool:
     message = str(exc).lower()
     return any(phrase in message for phrase in _PERMANENT_CONNECT_MESSAGES)
@@ -83,11 +97,13 @@ class PostgresStore(DocumentStore):
         min_connections: int = 1,
         max_connections: int = 4,
         timeout_s: float = 5.0,
-        connect_timeout_s: int = 5,
         reconnect_timeout_s: float = 10.0,
+        timeouts: StoreTimeouts | None = None,
     ):
         self._where = f"PostgreSQL store {mask_url(conninfo)!r}"
         self._timeout_s = timeout_s
+        timeouts = timeouts or StoreTimeouts()
+        connect_timeout_s = timeouts.connect_s
         # A direct first connection reports the real cause of a failure (the pool would
         # only time out) and runs the migrations before any pooled connection exists.
         try:
@@ -105,7 +121,7 @@ class PostgresStore(DocumentStore):
             conninfo,
             min_size=min_connections,
             max_size=max_connections,
-            kwargs={"autocommit": True, "connect_timeout": connect_timeout_s},
+            kwargs={"autocommit": True, **_bounded_connection(timeouts)},
             # A round trip before each loan catches connections the server dropped while
             # it restarted; the pool then replaces them.
             check=ConnectionPool.check_connection,
@@ -197,6 +213,8 @@ class PostgresStore(DocumentStore):
         with self._translated(), self._pool.connection() as conn:
             try:
                 with conn.transaction():
+                    # A load may take minutes; only lookups are bounded by statement_s.
+                    conn.execute("SET LOCAL statement_timeout = 0")
                     hasher = self._stage(conn, kb_version, documents)
                     return self._publish(conn, kb_version, hasher)
             except _Unchanged as unchanged:

@@ -70,10 +70,16 @@ Outcome = Checked | DeadLettered
 
 @dataclass(frozen=True, slots=True)
 class BatchResult:
-    """What to publish for a batch, and what happened to each of its messages, in order."""
+    """What to publish for a batch, and what happened to each of its messages, in order.
+
+    ``owners[i]`` is the index in ``outcomes`` of the message ``outputs[i]`` was made for;
+    ``checked_at`` went into every verdict.
+    """
 
     outputs: tuple[OutputRecord, ...]
     outcomes: tuple[Outcome, ...]
+    owners: tuple[int, ...]
+    checked_at: datetime
 
 
 class BatchProcessor:
@@ -104,7 +110,6 @@ class BatchProcessor:
         ]
         claims = [claim for _, claim in decoded if isinstance(claim, ClaimEvent)]
         documents = resolve_cited(self._resolver, ((c.kb_version, c.cited_doc_ids) for c in claims))
-        outputs: list[OutputRecord] = []
         outcomes: list[Outcome] = []
         for record, claim in decoded:
             if isinstance(claim, DecodeFailure):
@@ -120,8 +125,34 @@ class BatchProcessor:
             else:
                 outcome = self._check(record, claim, documents[claim.kb_version])
             outcomes.append(outcome)
-            outputs.extend(self._outputs(outcome, checked_at))
-        return BatchResult(tuple(outputs), tuple(outcomes))
+        return self._result(outcomes, checked_at)
+
+    def refuse_outputs(
+        self, result: BatchResult, refusals: Mapping[int, tuple[DeadLetterKind, str]]
+    ) -> BatchResult:
+        """``result`` with the message behind each refused output dead-lettered instead, as
+        ``refusals[index]`` (kind, message) says: all its outputs are replaced by one dead
+        letter keeping the original message."""
+        replaced = {result.owners[index]: why for index, why in refusals.items()}
+        outcomes = [
+            self._refused(outcome, *replaced[number]) if number in replaced else outcome
+            for number, outcome in enumerate(result.outcomes)
+        ]
+        return self._result(outcomes, result.checked_at)
+
+    @staticmethod
+    def _refused(outcome: Outcome, kind: DeadLetterKind, message: str) -> DeadLettered:
+        claim_id = outcome.claim_id if isinstance(outcome, DeadLettered) else outcome.claim.claim_id
+        return DeadLettered(outcome.record, kind, message, claim_id, outcome.claim)
+
+    def _result(self, outcomes: Sequence[Outcome], checked_at: datetime) -> BatchResult:
+        outputs: list[OutputRecord] = []
+        owners: list[int] = []
+        for number, outcome in enumerate(outcomes):
+            made = self._outputs(outcome, checked_at)
+            outputs.extend(made)
+            owners.extend([number] * len(made))
+        return BatchResult(tuple(outputs), tuple(outcomes), tuple(owners), checked_at)
 
     def _check(
         self,

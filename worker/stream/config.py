@@ -49,7 +49,8 @@ BOOTSTRAP_TIMEOUT_MS = 10_000
 # A member that stops heartbeating loses its partitions after this long. The client sends
 # heartbeats from its own I/O thread, so a slow batch does not count against it.
 SESSION_TIMEOUT_MS = 10_000
-HEARTBEAT_INTERVAL_MS = 2_000
+# Heartbeats this many times per session timeout, as Kafka recommends (at most a third).
+HEARTBEATS_PER_SESSION = 5
 # Bounds on a producer call that waits for metadata or buffer space, so a broker outage
 # surfaces as an error the worker retries instead of a hang.
 MAX_BLOCK_MS = 10_000
@@ -180,7 +181,12 @@ def transactional_id(group_id: str, instance_id: str) -> str:
 
 
 def consumer_config(
-    connection: KafkaConnection, *, group_id: str, client_id: str, max_poll_records: int
+    connection: KafkaConnection,
+    *,
+    group_id: str,
+    client_id: str,
+    max_poll_records: int,
+    session_timeout_ms: int = SESSION_TIMEOUT_MS,
 ) -> dict[str, Any]:
     """A group member that reads raw bytes, commits only on purpose and skips aborted data."""
     return {
@@ -192,8 +198,8 @@ def consumer_config(
         # Claims published in transactions are read only once committed.
         "isolation_level": "read_committed",
         "max_poll_records": max_poll_records,
-        "session_timeout_ms": SESSION_TIMEOUT_MS,
-        "heartbeat_interval_ms": HEARTBEAT_INTERVAL_MS,
+        "session_timeout_ms": session_timeout_ms,
+        "heartbeat_interval_ms": session_timeout_ms // HEARTBEATS_PER_SESSION,
         "allow_auto_create_topics": False,
     }
 

@@ -20,34 +20,51 @@ from datetime import UTC, datetime
 from typing import Any
 
 import structlog
-from kafka import ConsumerRebalanceListener, KafkaConsumer, KafkaProducer
+from kafka import ConsumerRebalanceListener
 from kafka.errors import KafkaError
 from kafka.structs import MemberState, TopicPartition
 
+from schemas import DeadLetterKind
 from worker.checker import Checker
 from worker.errors import StoreUnavailableError, UsageError
 from worker.observability.metrics import Metrics
 from worker.store import DocumentStore
 from worker.stream.backoff import Backoff
-from worker.stream.batch import BatchProcessor, BatchSettings
+from worker.stream.batch import BatchProcessor, BatchResult, BatchSettings
 from worker.stream.clients import unreachable
 from worker.stream.config import (
+    BOOTSTRAP_TIMEOUT_MS,
+    SESSION_TIMEOUT_MS,
     KafkaConnection,
     consumer_config,
     producer_config,
     transactional_id,
 )
+from worker.stream.consumer import WorkerConsumer
 from worker.stream.delivery import (
     DEFAULT_CALL_TIMEOUT_S,
     AtLeastOnceDelivery,
     Delivery,
     DeliveryError,
+    FencedError,
+    RecordRefusedError,
     TransactionalDelivery,
 )
+from worker.stream.failures import RECORD_TOO_LARGE, Fatal, describe, fatal_cause, missing_topics
+from worker.stream.fencing import stable_generation
 from worker.stream.health import Health
 from worker.stream.lag import LagMonitor
-from worker.stream.records import InputRecord, first_offsets, from_consumer_record, next_offsets
-from worker.stream.reporting import BatchReporter
+from worker.stream.ports import Consumer, Producer
+from worker.stream.producer import BoundedProducer
+from worker.stream.records import (
+    InputRecord,
+    OutputRecord,
+    first_offsets,
+    from_consumer_record,
+    next_offsets,
+)
+from worker.stream.reporting import BatchReporter, coordinates
+from worker.stream.topics import TopicWatch
 
 log = structlog.get_logger("quantcheck.worker")
 
@@ -55,6 +72,11 @@ POLL_TIMEOUT_MS = 100
 # Kept back from the shutdown budget for leaving the group and closing the producer.
 CLOSE_RESERVE_S = 3.0
 _COMMITTED_TIMEOUT_MS = 5_000
+FATAL_ATTEMPTS = 5
+"""Tries at a fatal failure (with the usual backoff, about 8 s in all) before the worker
+gives up and exits, in case an operator fixes the cause meanwhile."""
+EXIT_FATAL = 3
+"""The exit status of a worker that gave up on a fatal failure."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +94,8 @@ class WorkerOptions:
     max_message_bytes: int = 1_000_000
     shutdown_timeout_s: float = 20.0
     log_claim_text: bool = False
+    session_timeout_ms: int = SESSION_TIMEOUT_MS
+    call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
 
 
 class _RebalanceEvents(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -92,6 +116,11 @@ class _RebalanceEvents(ConsumerRebalanceListener):  # type: ignore[misc]
         with self._lock:
             self._changed = True
 
+    def on_partitions_lost(self, lost: Iterable[Any]) -> None:
+        # The member was evicted: the partitions may already be another member's, and
+        # whatever was read from them must be dropped exactly as for a revocation.
+        self.on_partitions_revoked(lost)
+
     def take(self) -> tuple[set[Any], bool]:
         """The partitions revoked since the last call, and whether anything changed."""
         with self._lock:
@@ -107,7 +136,7 @@ class Worker:
         self,
         options: WorkerOptions,
         *,
-        consumer: Any,
+        consumer: Consumer,
         delivery: Delivery,
         processor: BatchProcessor,
         metrics: Metrics,
@@ -124,6 +153,9 @@ class Worker:
         self._clock = clock
         self._events = _RebalanceEvents()
         self._lag = LagMonitor(clock=clock)
+        self._topics = TopicWatch(
+            (options.claims_topic, options.verdicts_topic, options.dlq_topic), clock=clock
+        )
         self._backoff = Backoff()
         self._stop = threading.Event()
         self._stop_at: float | None = None
@@ -135,6 +167,13 @@ class Worker:
         self._rewind_to_committed = False
         # Next offset per partition that a failed batch must be delivered past.
         self._retrying: dict[tuple[str, int], int] = {}
+        # The stable generation of the last poll, and the one the pending batch was read in.
+        self._generation: int | None = None
+        self._batch_generation: int | None = None
+        self._fatal: Fatal | None = None
+        self._fatal_attempts = 0
+        self.failure: Fatal | None = None
+        """Set when the worker gave up on a fatal failure; it then exits non-zero."""
         self._log = log.bind(group=options.group_id, instance=options.instance_id)
 
     @classmethod
@@ -153,18 +192,19 @@ class Worker:
         """
         client_id = f"quantcheck-{options.instance_id}"
         try:
-            consumer = KafkaConsumer(
+            consumer = WorkerConsumer(
                 **consumer_config(
                     connection,
                     group_id=options.group_id,
                     client_id=client_id,
                     max_poll_records=options.batch_max_records,
+                    session_timeout_ms=options.session_timeout_ms,
                 )
             )
         except KafkaError as exc:
             raise unreachable(connection, exc) from None
         try:
-            existing = set(consumer.topics())
+            existing = consumer.topics_within(BOOTSTRAP_TIMEOUT_MS)
         except KafkaError as exc:
             consumer.close(autocommit=False)
             raise UsageError(f"cannot list the Kafka topics: {exc}") from None
@@ -178,9 +218,9 @@ class Worker:
             )
         txn_id = transactional_id(options.group_id, options.instance_id)
 
-        def new_producer() -> Any:
-            return KafkaProducer(
-                **producer_config(
+        def new_producer() -> Producer:
+            return BoundedProducer(
+                producer_config(
                     connection,
                     client_id=client_id,
                     transactional_id=txn_id if options.exactly_once else None,
@@ -258,6 +298,8 @@ class Worker:
             lags = self._lag.measure(self._consumer)
             if lags is not None:
                 self._metrics.set_lag(lags)
+        if self._topics.due() and self._retry_at is None:
+            self._check_topics()
 
     def _poll(self, timeout_ms: int, max_records: int) -> list[InputRecord]:
         try:
@@ -278,6 +320,10 @@ class Worker:
     def _add(self, records: list[InputRecord]) -> None:
         if records and self._batch_started is None:
             self._batch_started = self._clock()
+            self._batch_generation = self._generation
+        elif records and self._batch_generation != self._generation:
+            # Read across generations: the fence refuses the batch, and it is read again.
+            self._batch_generation = None
         self._pending.extend(records)
 
     def _batch_due(self) -> bool:
@@ -309,9 +355,10 @@ class Worker:
             # Their new owner reads them again; this member no longer has to.
             del self._retrying[where]
         assigned = self._consumer.assignment()
-        state = self._consumer.group_metadata().state
+        group = self._consumer.group_metadata()
+        self._generation = stable_generation(group)
         self.health.set_group(
-            subscribed=True, assigned=len(assigned), stable=state == MemberState.STABLE
+            subscribed=True, assigned=len(assigned), stable=group.state == MemberState.STABLE
         )
         if changed:
             if self._retry_at is not None and assigned:
@@ -323,8 +370,10 @@ class Worker:
 
     # --- batches ---------------------------------------------------------------------------
 
-    def _run_batch(self, *, timeout_s: float = DEFAULT_CALL_TIMEOUT_S) -> bool:
+    def _run_batch(self, *, timeout_s: float | None = None) -> bool:
+        timeout_s = self.options.call_timeout_s if timeout_s is None else timeout_s
         records, self._pending, self._batch_started = self._pending, [], None
+        generation = self._batch_generation
         started = time.perf_counter()
         try:
             result = self._processor.process(records, checked_at=datetime.now(UTC))
@@ -333,17 +382,33 @@ class Worker:
             self._rewind(records)
             self._fail(f"document store unavailable: {exc}", records)
             return False
-        try:
-            self._delivery.deliver(result.outputs, next_offsets(records), timeout_s=timeout_s)
-        except DeliveryError as exc:
-            if self._delivery.exactly_once:
-                self._metrics.record_transaction("aborted")
-            if exc.rewind_to_committed:
-                self._rewind_to_committed = True
-            else:
-                self._rewind(records)
-            self._fail(f"delivery failed: {exc}", records)
-            return False
+        offsets = next_offsets(records)
+        while True:
+            try:
+                self._delivery.deliver(
+                    result.outputs, offsets, generation=generation, timeout_s=timeout_s
+                )
+                break
+            except RecordRefusedError as exc:
+                self._count_aborted()
+                amended = self._refuse(result, exc)
+                if amended is None:
+                    self._rewind(records)
+                    return False
+                # Each round turns at least one more verdict into a dead letter, so this ends.
+                result = amended
+            except DeliveryError as exc:
+                self._count_aborted()
+                if exc.rewind_to_committed:
+                    self._rewind_to_committed = True
+                else:
+                    self._rewind(records)
+                if isinstance(exc, FencedError):
+                    self._log.warning("batch fenced, reading it again", reason=str(exc))
+                cause = None if exc.cause is None else fatal_cause(exc.cause)
+                self._fail(f"delivery failed: {exc}", records, fatal=cause)
+                return False
+        self._fatal, self._fatal_attempts = None, 0
         if self._delivery.exactly_once:
             self._metrics.record_transaction("committed")
         self._reporter.delivered(
@@ -351,6 +416,61 @@ class Worker:
         )
         self._passed(next_offsets(records))
         return True
+
+    def _count_aborted(self) -> None:
+        if self._delivery.exactly_once:
+            self._metrics.record_transaction("aborted")
+
+    def _refuse(self, result: BatchResult, refused: RecordRefusedError) -> BatchResult | None:
+        """``result`` with the claims of the largest refused verdicts dead-lettered instead;
+        None (and a fatal failure) when the largest refused output is a dead letter.
+
+        When one record of a transaction is refused, kafka-python may fail others of the
+        same request with the same error. The largest refused record is certainly too
+        large itself, so only the largest are dead-lettered each round, and the rest of
+        the batch is tried again.
+        """
+        sizes = {i: _size(result.outputs[i]) for i in refused.refusals}
+        largest = max(sizes.values())
+        amend: dict[int, tuple[DeadLetterKind, str]] = {}
+        for index, cause in sorted(refused.refusals.items()):
+            output, size = result.outputs[index], sizes[index]
+            if size < largest:
+                continue
+            if output.topic != self.options.verdicts_topic:
+                self._fail(
+                    f"the dead-letter topic refused a record: {describe(cause)}",
+                    fatal=Fatal(
+                        f"topic {output.topic} refused a dead letter of {size} bytes: "
+                        f"{describe(cause)}",
+                        f"raise the topic's max.message.bytes to at least {size + 1024}, or "
+                        "lower --max-message-bytes so that larger claims are refused as "
+                        "oversize first",
+                    ),
+                )
+                return None
+            owner = result.outcomes[result.owners[index]]
+            self._log.warning(
+                "verdict refused by the verdicts topic, dead-lettering its claim",
+                **coordinates(owner.record),
+                bytes=size,
+                reason=describe(cause),
+            )
+            kind: DeadLetterKind = (
+                "verdict_too_large" if isinstance(cause, RECORD_TOO_LARGE) else "verdict_refused"
+            )
+            amend[index] = (
+                kind,
+                f"the verdict ({size} bytes) was refused by topic {output.topic}: "
+                f"{describe(cause)}",
+            )
+        return self._processor.refuse_outputs(result, amend)
+
+    def _check_topics(self) -> None:
+        """Fail (fatally, after a few tries) when one of the worker's topics is gone."""
+        missing = self._topics.missing(self._consumer)
+        if missing:
+            self._fail(f"topic(s) {', '.join(missing)} missing", fatal=missing_topics(missing))
 
     def _rewind(self, records: list[InputRecord]) -> None:
         """Seek back to the first of ``records`` on each partition still assigned."""
@@ -375,12 +495,21 @@ class Worker:
 
     # --- failure and recovery --------------------------------------------------------------
 
-    def _fail(self, reason: str, records: Iterable[InputRecord] = ()) -> None:
+    def _fail(
+        self, reason: str, records: Iterable[InputRecord] = (), *, fatal: Fatal | None = None
+    ) -> None:
         """Enter (or stay in) backoff: pause everything and retry later.
 
         ``records`` are the ones that failed; the worker counts as degraded until they
-        have been delivered or their partitions have moved to another member.
+        have been delivered or their partitions have moved to another member. A ``fatal``
+        failure is tried :data:`FATAL_ATTEMPTS` times in a row, then the worker stops.
         """
+        self._fatal = fatal
+        if fatal is not None:
+            self._fatal_attempts += 1
+            reason = fatal.describe()
+            if self._fatal_attempts >= FATAL_ATTEMPTS:
+                self._give_up(fatal)
         delay = self._backoff.next_delay()
         self._retry_at = self._clock() + delay
         if self._pending:
@@ -411,13 +540,20 @@ class Worker:
 
     def _recover(self) -> bool:
         """Get a producer and the right positions back; False (and backoff) when not yet."""
+        if self._fatal_topics():
+            return False
         try:
             self._delivery.ensure_producer()
             if self._rewind_to_committed:
                 self._seek_to_committed()
                 self._rewind_to_committed = False
-        except (DeliveryError, KafkaError) as exc:
-            self._fail(f"cannot resume: {exc}")
+        except DeliveryError as exc:
+            self._fail(
+                f"cannot resume: {exc}", fatal=None if exc.cause is None else fatal_cause(exc.cause)
+            )
+            return False
+        except KafkaError as exc:
+            self._fail(f"cannot resume: {exc}", fatal=fatal_cause(exc))
             return False
         paused = self._consumer.paused()
         if paused:
@@ -425,6 +561,22 @@ class Worker:
         self._retry_at = None
         self._check_recovered()
         return True
+
+    def _fatal_topics(self) -> bool:
+        """Whether a topic is missing, which may be why the last attempt failed."""
+        missing = self._topics.missing(self._consumer)
+        if missing:
+            self._fail(f"topic(s) {', '.join(missing)} missing", fatal=missing_topics(missing))
+        return bool(missing)
+
+    def _give_up(self, failure: Fatal) -> None:
+        """Stop the worker for good: one line with the cause and the fix, then exit."""
+        if self.failure is None:
+            self.failure = failure
+            self._log.error(
+                "giving up", cause=failure.cause, fix=failure.fix, attempts=self._fatal_attempts
+            )
+            self.request_stop(f"fatal: {failure.cause}")
 
     def _passed(self, offsets: dict[tuple[str, int], int]) -> None:
         """Note that these partitions are delivered up to ``offsets``."""
@@ -448,7 +600,7 @@ class Worker:
         stop_at = self._stop_at if self._stop_at is not None else self._clock()
         deadline = stop_at + self.options.shutdown_timeout_s
         budget = deadline - self._clock() - CLOSE_RESERVE_S
-        if self._pending and self._retry_at is None and budget > 1.0:
+        if self._pending and self._retry_at is None and self.failure is None and budget > 1.0:
             # Two bounded calls (offsets, commit) must fit in what is left.
             if self._run_batch(timeout_s=budget / 2):
                 self._log.info("delivered the last batch before stopping")
@@ -463,3 +615,9 @@ class Worker:
             self._log.warning("consumer did not close cleanly", error=str(exc))
         self._delivery.close(max(deadline - self._clock(), 0.5))
         self._log.info("worker stopped")
+
+
+def _size(output: OutputRecord) -> int:
+    """A record's key, value and headers in bytes, what a topic's size limit applies to."""
+    headers = sum(len(name) + len(value or b"") for name, value in output.headers)
+    return len(output.key or b"") + len(output.value or b"") + headers

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kafka.errors import TopicAlreadyExistsError, for_code
+from kafka.errors import KafkaError, TopicAlreadyExistsError, for_code
 
 from worker.stream.config import (
     MAX_CLAIM_RECORD_BYTES,
@@ -16,6 +17,8 @@ from worker.stream.config import (
 
 DEFAULT_PARTITIONS = 6
 _WAIT_FOR_LEADERS_MS = 30_000
+TOPIC_CHECK_INTERVAL_S = 10.0
+_TOPIC_CHECK_TIMEOUT_MS = 2_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +103,38 @@ def partition_counts(admin: Any, names: list[str]) -> dict[str, int]:
         if topic.get("error_code", 0) == 0:
             counts[topic["name"]] = len(topic["partitions"])
     return counts
+
+
+class TopicWatch:
+    """Notices when one of the worker's topics is deleted under it.
+
+    A consumer whose topic is deleted is simply left without partitions, and a producer
+    waits for the topic's metadata until it times out: both look like an idle or a
+    retrying worker. Asking the cluster every so often tells the two apart.
+    """
+
+    def __init__(
+        self,
+        names: Iterable[str],
+        *,
+        interval_s: float = TOPIC_CHECK_INTERVAL_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._names = tuple(names)
+        self._interval_s = interval_s
+        self._clock = clock
+        self._next_at = clock() + interval_s
+
+    def due(self) -> bool:
+        """Whether it is time for another look."""
+        return self._clock() >= self._next_at
+
+    def missing(self, consumer: Any) -> list[str]:
+        """The watched topics the cluster does not have; empty when it did not answer, as
+        an unreachable cluster is a transient failure of its own."""
+        self._next_at = self._clock() + self._interval_s
+        try:
+            existing = consumer.topics_within(_TOPIC_CHECK_TIMEOUT_MS)
+        except KafkaError:
+            return []
+        return [name for name in self._names if name not in existing]

@@ -1,0 +1,133 @@
+"""Errors that will never pass. A verdict larger than the verdicts topic takes is dead-lettered
+on its own and the partition moves on; a topic deleted under a running worker makes it
+report itself not ready, say why and what to do in one line, and exit non-zero."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from kafka import KafkaAdminClient
+
+from schemas import read_dead_letter_headers
+from tests.faults.streams import numbered_claims, publish, record_figures
+from tests.stream.workers import (
+    WorkerProcess,
+    connection,
+    free_port,
+    http_get,
+    load_handbook,
+    make_topics,
+    wait_until,
+)
+from tests.support.kafka import KafkaBroker, consume_all
+from worker.stream.config import admin_config
+from worker.stream.loop import EXIT_FATAL, FATAL_ATTEMPTS
+
+pytestmark = [pytest.mark.integration, pytest.mark.faults, pytest.mark.slow]
+
+Names = Callable[[str], str]
+
+CLAIM_COUNT = 320
+# Between the smallest and the largest verdict of the sample claims (about 0.5 to 1 kB).
+VERDICTS_MAX_BYTES = 900
+
+
+def test_verdicts_too_large_for_their_topic_are_dead_lettered_and_the_stream_goes_on(
+    kafka_broker: KafkaBroker,
+    unique_topic: Names,
+    tmp_path: Path,
+    workers: Callable[..., WorkerProcess],
+) -> None:
+    bootstrap = kafka_broker.bootstrap
+    topics = make_topics(bootstrap, unique_topic, verdicts_max_bytes=VERDICTS_MAX_BYTES)
+    store_url = load_handbook(f"sqlite:///{tmp_path / 'store.db'}")
+    worker = workers(
+        kafka_broker,
+        topics,
+        store_url,
+        group=unique_topic("group"),
+        instance="small-topic",
+        extra=("--batch-max-records", "64"),
+    )
+    claims = numbered_claims(CLAIM_COUNT, "large")
+    started = time.monotonic()
+    claim_ids = publish(bootstrap, topics.claims, claims)
+    sent = {claim.claim_id: claim.model_dump_json().encode() for claim in claims}
+
+    def settled() -> tuple[list[str], dict[str, bytes]]:
+        verdicts = consume_all(bootstrap, topics.verdicts, expected=None, timeout_s=60)
+        letters = consume_all(bootstrap, topics.dlq, expected=None, timeout_s=60)
+        refused = {
+            (letter.key or b"").decode(): letter.value or b""
+            for letter in letters
+            if read_dead_letter_headers(letter.headers).kind == "verdict_too_large"
+        }
+        return [json.loads(v.value or b"")["claim_id"] for v in verdicts], refused
+
+    wait_until(lambda: sum(map(len, settled())) >= CLAIM_COUNT, 120, "every claim to be answered")
+    recovered_s = time.monotonic() - started
+    assert worker.running(), "the worker stopped on a refused verdict"
+    assert worker.stop() == 0
+    verdict_ids, refused = settled()
+
+    counts = Counter(verdict_ids) + Counter(refused.keys())
+    assert set(counts) == set(claim_ids)
+    assert max(counts.values()) == 1, "a claim got both a verdict and a verdict_too_large"
+    assert 0 < len(refused) < CLAIM_COUNT, "the limit should refuse some verdicts, not all"
+    for claim_id, value in refused.items():
+        assert value == sent[claim_id], f"the dead letter of {claim_id} is not the claim as sent"
+    assert worker.events("verdict refused by the verdicts topic, dead-lettering its claim")
+    figures = record_figures("verdict too large", None, claim_ids, counts, [recovered_s])
+    assert (figures.lost, figures.duplicated) == (0, 0)
+
+
+def test_a_topic_deleted_under_a_running_worker_ends_it_with_one_clear_line(
+    kafka_broker: KafkaBroker,
+    unique_topic: Names,
+    tmp_path: Path,
+    workers: Callable[..., WorkerProcess],
+) -> None:
+    bootstrap = kafka_broker.bootstrap
+    topics = make_topics(bootstrap, unique_topic)
+    store_url = load_handbook(f"sqlite:///{tmp_path / 'store.db'}")
+    port = free_port()
+    worker = workers(
+        kafka_broker,
+        topics,
+        store_url,
+        group=unique_topic("group"),
+        instance="deleted",
+        extra=("--metrics-port", str(port), "--metrics-bind", "127.0.0.1"),
+    )
+    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 60, "the worker to be ready")
+    publish(bootstrap, topics.claims, numbered_claims(32, "before"))
+    consume_all(bootstrap, topics.verdicts, expected=32, timeout_s=60)
+
+    admin = KafkaAdminClient(**admin_config(connection(bootstrap), client_id="tests"))
+    try:
+        admin.delete_topics([topics.verdicts])
+    finally:
+        admin.close()
+    deleted_at = time.monotonic()
+    publish(bootstrap, topics.claims, numbered_claims(32, "after"))
+
+    def not_ready() -> bool:
+        status, body = http_get(port, "/readyz")
+        return status == 503 and topics.verdicts in json.loads(body or b"{}").get("detail", "")
+
+    wait_until(lambda: not_ready() or not worker.running(), 60, "/readyz to name the topic")
+    assert worker.process is not None
+    status = worker.process.wait(timeout=120)
+    gave_up_after_s = time.monotonic() - deleted_at
+    assert status == EXIT_FATAL
+    (line,) = worker.events("giving up")
+    assert line["level"] == "error"
+    assert topics.verdicts in line["cause"]
+    assert "topics create" in line["fix"]
+    assert line["attempts"] == FATAL_ATTEMPTS
+    print(f"gave up {gave_up_after_s:.1f}s after the topic was deleted")

@@ -1,0 +1,110 @@
+"""kafka-python's producer behind :class:`worker.stream.ports.Producer`, every wait bounded.
+
+``send_offsets_to_transaction``, ``commit_transaction`` and ``abort_transaction`` wait
+without a bound in kafka-python 3.0.12. Running them on a helper thread bounded the caller
+but left the thread blocked for good after a broker stall, holding the abandoned producer
+and its buffers. Instead this adapter starts each transactional request itself and waits
+on its result with a timeout, on the caller's thread: a request that does not finish in
+time leaves nothing behind once the producer is abandoned (its I/O thread is stopped and
+joined). The transaction manager is internal to kafka-python, so the project pins the
+version (``pyproject.toml``) and tests this adapter against the real broker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from kafka import KafkaProducer
+from kafka.errors import KafkaError, UnknownError
+
+from worker.stream.delivery import send
+from worker.stream.ports import CallTimeoutError, GroupMetadata, SendFuture, TopicPartitionT
+from worker.stream.records import OutputRecord
+
+# How long an abandoned producer's I/O thread gets to notice that it must stop; it only
+# has to leave its select() call, which a wakeup interrupts.
+_JOIN_ABANDONED_S = 5.0
+
+
+class BoundedProducer:
+    """One kafka-python ``KafkaProducer`` whose calls wait at most as long as they are told."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self._producer: Any = KafkaProducer(**config)
+
+    def init_transactions(self) -> None:
+        """Bounded by the producer's ``max_block_ms``, which kafka-python honours here."""
+        self._producer.init_transactions()
+
+    def begin_transaction(self) -> None:
+        """Start a transaction; no request is sent until the first record."""
+        self._producer.begin_transaction()
+
+    def send(self, record: OutputRecord) -> SendFuture:
+        """Hand ``record`` to the producer; waits for metadata at most ``max_block_ms``."""
+        future: SendFuture = send(self._producer, record)
+        return future
+
+    def send_offsets(
+        self, offsets: Mapping[TopicPartitionT, Any], group: GroupMetadata, timeout_s: float
+    ) -> None:
+        """Add ``offsets`` to the transaction, waiting at most ``timeout_s``."""
+        manager = self._transactions()
+        self._wait(
+            manager.send_offsets_to_transaction(dict(offsets), group), timeout_s, "send-offsets"
+        )
+
+    def commit(self, timeout_s: float) -> None:
+        """Commit the transaction, waiting at most ``timeout_s``."""
+        self._wait(self._transactions().begin_commit(), timeout_s, "commit")
+
+    def abort(self, timeout_s: float) -> None:
+        """Abort the transaction, waiting at most ``timeout_s``."""
+        self._wait(self._transactions().begin_abort(), timeout_s, "abort")
+
+    def flush(self, timeout_s: float) -> None:
+        """Wait for every acknowledgement; raises ``KafkaTimeoutError`` after ``timeout_s``."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                self._producer.flush(timeout=max(deadline - time.monotonic(), 0.0))
+                return
+            except UnknownError:
+                # A batch split after a MESSAGE_TOO_LARGE answer can be seen between its
+                # halves as signalled but not done; its records are still on their way.
+                if time.monotonic() >= deadline:
+                    raise
+
+    def close(self, timeout_s: float) -> None:
+        """Deliver what is buffered within ``timeout_s``, else drop it; never raises."""
+        try:
+            self._producer.close(timeout=timeout_s)
+        except KafkaError:
+            # close() flushes first and gives up while records are still in flight,
+            # before it stops the I/O thread.
+            self.abandon()
+
+    def abandon(self) -> None:
+        """Stop the I/O thread at once, failing what is in flight; never raises."""
+        sender = self._producer._sender
+        sender.force_close()
+        if sender is not threading.current_thread():
+            sender.join(_JOIN_ABANDONED_S)
+        # Only the flush inside close() can fail here, and the I/O thread is stopped already.
+        with contextlib.suppress(KafkaError):
+            self._producer.close(timeout=0)
+
+    def _transactions(self) -> Any:
+        manager = self._producer._transaction_manager
+        if manager is None:
+            raise KafkaError("the producer has no transactional_id")
+        return manager
+
+    def _wait(self, result: Any, timeout_s: float, what: str) -> None:
+        self._producer._sender.wakeup()
+        if not result.wait(timeout_ms=timeout_s * 1000):
+            raise CallTimeoutError(f"{what} did not finish within {timeout_s:g}s")
