@@ -93,6 +93,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("document_cache_mib", "256", "bound on the document text the store cache holds"),
     Setting("session_timeout_ms", "10000",
             "a worker that stops heartbeating loses its partitions after this long"),
+    Setting("processes", "1",
+            "worker processes in this container, one per core, under one supervisor with one "
+            "/metrics"),
 )
 
 # fmt: on

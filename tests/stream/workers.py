@@ -151,8 +151,15 @@ class WorkerProcess:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         env.setdefault("QUANTCHECK_METRICS_PORT", "0")
         with self.log_path.open("ab") as log:
+            # A session of its own, so that kill() also ends the processes a worker
+            # supervises (--processes).
             self.process = subprocess.Popen(
-                self.argv, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env
+                self.argv,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                env=env,
+                start_new_session=True,
             )
         return self
 
@@ -177,9 +184,10 @@ class WorkerProcess:
             raise AssertionError(f"worker did not exit within {timeout_s}s of SIGTERM") from None
 
     def kill(self) -> None:
-        """SIGKILL, as a crash would."""
+        """SIGKILL to the worker and anything it started, as a crash would."""
         assert self.process is not None
-        self.process.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
     def lines(self) -> list[dict[str, Any]]:

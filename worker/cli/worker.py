@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -17,13 +19,21 @@ from worker.checker import Checker
 from worker.cli.checker_options import CHECK_SETTINGS, check_options
 from worker.cli.stores import opened_store
 from worker.errors import UsageError
-from worker.observability.http import MetricsServer, start_from_settings
+from worker.observability.http import (
+    Exposition,
+    Liveness,
+    MetricsServer,
+    Readiness,
+    start_from_settings,
+)
 from worker.observability.logging import configure_logging
+from worker.observability.merged import MergedMetrics
 from worker.observability.metrics import Metrics
-from worker.settings import add_settings, as_bool, as_int
+from worker.settings import BY_NAME, add_settings, as_bool, as_int
 from worker.store import StoreTimeouts, mask_url
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
 from worker.stream.loop import EXIT_FATAL, Worker, WorkerOptions
+from worker.supervisor import Supervisor
 
 WORKER_SETTINGS: tuple[str, ...] = (
     *CONNECTION_SETTINGS,
@@ -52,6 +62,7 @@ WORKER_SETTINGS: tuple[str, ...] = (
     "store_statement_timeout_ms",
     "store_connect_timeout_s",
     "store_keepalive_idle_s",
+    "processes",
 )
 
 # After a stop request, a worker that has not exited within its shutdown budget plus this
@@ -113,8 +124,12 @@ def store_timeouts(args: argparse.Namespace) -> StoreTimeouts:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the worker until stopped; 0 after a clean shutdown."""
+    """Run the worker until stopped (or, with ``--processes N``, supervise N of them); 0
+    after a clean shutdown."""
     configure_logging(log_format=args.log_format, level=args.log_level)
+    processes = as_int(args.processes, name="processes", minimum=1)
+    if processes > 1:
+        return _supervise(args, processes)
     options = worker_options(args)
     connection = KafkaConnection.from_args(args)
     checker = Checker(check_options(args))
@@ -138,7 +153,9 @@ def run(args: argparse.Namespace) -> int:
         timeouts=store_timeouts(args),
     ) as store:
         worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
-        server = _metrics_server(metrics, worker, metrics_port, args.metrics_bind)
+        server = _metrics_server(
+            metrics, worker.health.live, worker.health.ready, metrics_port, args.metrics_bind
+        )
         try:
             with _stop_on_signals(worker):
                 worker.run()
@@ -154,14 +171,75 @@ def run(args: argparse.Namespace) -> int:
     return 0 if worker.failure is None else EXIT_FATAL
 
 
-def _metrics_server(metrics: Metrics, worker: Worker, port: int, bind: str) -> MetricsServer | None:
+def _supervise(args: argparse.Namespace, processes: int) -> int:
+    """Run ``processes`` workers as children of this process, serving their merged metrics
+    and probes on the container's metrics port."""
+    options = worker_options(args)  # a bad setting is reported once, here
+    ports = [_free_loopback_port() for _ in range(processes)]
+    # Every setting reaches the children through their environment, so that secrets never
+    # show in a process listing; each child gets its own instance ID and private port.
+    inherited = {
+        **os.environ,
+        **{BY_NAME[name].env: str(getattr(args, name)) for name in WORKER_SETTINGS},
+    }
+
+    def child_environment(slot: int, port: int) -> dict[str, str]:
+        return {
+            **inherited,
+            BY_NAME["processes"].env: "1",
+            BY_NAME["instance_id"].env: f"{options.instance_id}-{slot}",
+            BY_NAME["metrics_port"].env: str(port),
+            BY_NAME["metrics_bind"].env: "127.0.0.1",
+        }
+
+    supervisor = Supervisor(
+        [sys.executable, "-m", "worker", "worker"],
+        ports,
+        environment=child_environment,
+        fatal_status=EXIT_FATAL,
+        shutdown_timeout_s=options.shutdown_timeout_s,
+    )
+    merged = MergedMetrics(supervisor.scrapes)
+    server = _metrics_server(
+        merged,
+        supervisor.live,
+        supervisor.ready,
+        as_int(args.metrics_port, name="metrics_port"),
+        args.metrics_bind,
+    )
+    log.info("supervising", processes=processes, instance=options.instance_id)
+    previous = {
+        sig: signal.signal(
+            sig, lambda signum, _: supervisor.request_stop(signal.Signals(signum).name)
+        )
+        for sig in (signal.SIGTERM, signal.SIGINT)
+    }
+    try:
+        return supervisor.run()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if server is not None:
+            server.stop()
+
+
+def _free_loopback_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _metrics_server(
+    metrics: Exposition, liveness: Liveness, readiness: Readiness, port: int, bind: str
+) -> MetricsServer | None:
     try:
         server = start_from_settings(
             metrics,
             metrics_port=port,
             metrics_bind=bind,
-            liveness=worker.health.live,
-            readiness=worker.health.ready,
+            liveness=liveness,
+            readiness=readiness,
         )
     except OSError as exc:
         raise UsageError(f"cannot serve metrics on {bind}:{port}: {exc.strerror or exc}") from None

@@ -12,10 +12,10 @@ import socket
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import cast
+from typing import Protocol, cast
 from urllib.parse import urlsplit
 
-from worker.observability.metrics import CONTENT_TYPE, Metrics
+from worker.observability.metrics import CONTENT_TYPE
 
 Liveness = Callable[[], bool]
 Readiness = Callable[[], tuple[bool, str]]
@@ -23,8 +23,16 @@ Readiness = Callable[[], tuple[bool, str]]
 _JSON = "application/json"
 
 
+class Exposition(Protocol):
+    """What ``/metrics`` serves: a worker's own metrics, or a container's merged ones."""
+
+    def render(self) -> bytes:
+        """The metrics in the Prometheus text format."""
+        ...
+
+
 class MetricsServer:
-    """Serves one :class:`Metrics` registry and the two probes until :meth:`stop`.
+    """Serves one :class:`Exposition` and the two probes until :meth:`stop`.
 
     ``port=0`` binds an ephemeral port (what tests want); :meth:`start` returns the port
     actually bound. The ``metrics_port`` setting's 0, which means "disabled", is handled by
@@ -33,7 +41,7 @@ class MetricsServer:
 
     def __init__(
         self,
-        metrics: Metrics,
+        metrics: Exposition,
         *,
         port: int,
         bind: str = "0.0.0.0",
@@ -113,7 +121,7 @@ class MetricsServer:
 
 
 def start_from_settings(
-    metrics: Metrics,
+    metrics: Exposition,
     *,
     metrics_port: int,
     metrics_bind: str,
