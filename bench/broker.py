@@ -140,6 +140,8 @@ class Receiver:
         self._consumer.assign(assigned)
         self._consumer.seek_to_beginning(*assigned)
         self.count = 0
+        self.first_at: float | None = None
+        self.first_count = 0
         self.last_at: float | None = None
 
     def poll(self, timeout_ms: int) -> list[tuple[bytes | None, float]]:
@@ -150,6 +152,8 @@ class Receiver:
         arrived = time.time()
         keys = [record.key for records in polled.values() for record in records]
         self.count += len(keys)
+        if self.first_at is None:
+            self.first_at, self.first_count = arrived, len(keys)
         self.last_at = arrived
         return [(key, arrived) for key in keys]
 

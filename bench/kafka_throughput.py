@@ -51,6 +51,12 @@ Profile
     worker somewhat; the result keeps the top functions by self and inclusive time, and
     ``kafka_throughput_profile.txt`` next to it the call tree.
 
+Processes
+    The real command, ``quantcheck worker --processes N`` for N = 1 and 2, alternately for
+    ``--variant-rounds`` rounds: claims per second from the arrival of the first verdicts
+    to that of the last (group joins and start-up left out, as they differ with N), warm
+    caches aside. The broker shares the machine's two cores with the processes.
+
 Peak RSS is each worker process's own high-water mark (``VmHWM``): the highest of all
 runs, and the highest per workload. Results go to ``bench/results/kafka_throughput.json``.
 
@@ -200,6 +206,29 @@ class Bench:
         return self._retried(
             lambda: self._worker_once(published, delivery, warm=warm, profile=profile)
         )
+
+    def processes(self, published: Published, count: int) -> float:
+        """Claims per second of ``quantcheck worker --processes count`` over the published
+        claims, from the first verdicts' arrival to the last's."""
+        verdicts, dlq = unique_name("verdicts"), unique_name("dlq")
+        specs = worker_topics(claims=published.topic, verdicts=verdicts, dlq=dlq)
+        make_topics(self.bootstrap, specs[1:])
+        report = self._report_path(f"processes-{count}")
+        argv = self.worker_argv(published.topic, verdicts, dlq, "exactly-once", report)
+        # The command itself rather than the measuring harness: the supervisor is the point.
+        argv[1:7] = ["-m", "worker", "worker"]
+        argv += ["--processes", str(count)]
+        receiver = Receiver(self.bootstrap, verdicts, DEFAULT_PARTITIONS)
+        process = self._start(argv, report)
+        try:
+            last_at = receiver.wait_for(
+                published.claims, STALL_TIMEOUT_S, alive=lambda: process.poll() is None
+            )
+        finally:
+            self._stop(process)
+            receiver.close()
+        assert receiver.first_at is not None
+        return (published.claims - receiver.first_count) / (last_at - receiver.first_at)
 
     def relay(self, published: Published, delivery: str) -> Run:
         """Run a fresh relay over the published claims until every copy has arrived."""
@@ -519,6 +548,18 @@ def measure(bootstrap: str, args: argparse.Namespace) -> tuple[dict[str, Any], s
         }
         result["peak_rss_mib"] = max(peaks.values())
         result["peak_rss_mib_by_workload"] = peaks
+
+        scaling: dict[str, list[float]] = {"1": [], "2": []}
+        for _ in range(args.variant_rounds):
+            for count, rates in scaling.items():
+                print(f"processes: {count} ...", flush=True)
+                rates.append(bench.processes(main, int(count)))
+        one, two = (statistics.median(scaling[n]) for n in ("1", "2"))
+        result["processes"] = {
+            "claims_per_s": {"1": round(one), "2": round(two)},
+            "ratio_2_to_1": round(two / one, 2),
+            "rounds": {n: [round(r) for r in rates] for n, rates in scaling.items()},
+        }
 
         profiled = bench.worker(main, "exactly-once", profile=True)
         result["profile"] = {

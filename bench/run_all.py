@@ -318,6 +318,21 @@ def md_kafka_throughput(result: dict[str, Any]) -> list[str]:
     lines += ["Warm, by cited documents per claim and by characters per document:", ""]
     lines += _shapes("cited documents", result["cited_documents"], "1")
     lines += _shapes("characters per document", result["document_length"], "200")
+    scaling = result["processes"]
+    lines += [
+        "`quantcheck worker --processes N` (the command itself, exactly-once), claims/s from "
+        "the first verdicts to the last, medians; the broker shares the two cores:",
+        "",
+        *_table(
+            ["processes", "claims/s", "rounds"],
+            [
+                [n, rate, ", ".join(f"{r:,}" for r in scaling["rounds"][n])]
+                for n, rate in scaling["claims_per_s"].items()
+            ],
+        ),
+        f"Two processes against one: {scaling['ratio_2_to_1']}x.",
+        "",
+    ]
     profile = result["profile"]
     lines += [
         f"Profile of one exactly-once run (main thread, wall time, {profile['seconds']} s, "
