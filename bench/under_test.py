@@ -16,11 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kafka import KafkaConsumer
+from worker.stream.consumer import WorkerConsumer
 
 
-class TimedConsumer(KafkaConsumer):  # type: ignore[misc]
-    """A KafkaConsumer that notes the wall-clock time, and the CPU time the process had
+class TimedConsumer(WorkerConsumer):
+    """The worker's consumer, noting the wall-clock time, and the CPU time the process had
     used, when the first ``poll`` began.
 
     The times are kept on the class: a process under test has one consumer, and the worker

@@ -24,8 +24,9 @@ from typing import Any
 
 from bench.under_test import TimedConsumer, dump_stacks_on_sigusr1, on_sigterm, write_report
 from worker.checker import Checker
+from worker.cli.checker_options import check_options
 from worker.cli.main import build_parser
-from worker.cli.worker import check_options, worker_options
+from worker.cli.worker import worker_options
 from worker.observability.logging import configure_logging
 from worker.observability.metrics import Metrics
 from worker.settings import as_int
@@ -122,7 +123,7 @@ def main() -> None:
     )
     warmed = 0 if ours.warm_with is None else warm_up(checker, store, options, ours.warm_with)
     # The loop creates its consumer itself; this makes it one that notes its first poll.
-    loop.KafkaConsumer = TimedConsumer  # type: ignore[misc]
+    loop.WorkerConsumer = TimedConsumer  # type: ignore[misc]
     worker = Worker.connect(
         options,
         KafkaConnection.from_args(args),
