@@ -21,7 +21,7 @@ from worker.checker import (
 )
 from worker.checker.evidence_cache import LruCache
 from worker.checker.model import sha256_text
-from worker.quantities.extract import Scope
+from worker.quantities.categories import Scope
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from worker.checker import Checker, CheckOptions, CitationMode, Claim, Document, Status
-from worker.quantities.extract import Scope
+from worker.quantities.categories import Scope
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "data" / "quantity_cases.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))

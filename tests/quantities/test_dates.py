@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from worker.quantities import dates
-from worker.quantities.extract import Scope, extract
+from worker.quantities.categories import Scope
+from worker.quantities.extract import extract
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from worker.quantities.extract import Extraction, Scope, extract
+from worker.quantities.categories import Scope
+from worker.quantities.extract import Extraction, extract
 from worker.quantities.facts import Relation
 from worker.quantities.text import normalize
 

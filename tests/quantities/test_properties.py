@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from worker.quantities import phrases, units
-from worker.quantities.extract import Scope, extract
+from worker.quantities.categories import Scope
+from worker.quantities.extract import extract
 from worker.quantities.facts import CONTEXT, Fact, Literal, Relation, format_decimal
 
 # Pieces that exercise every branch of the scanner when glued together at random.

@@ -84,8 +84,7 @@ def test_two_processes_verdict_every_claim_once_and_survive_a_killed_child(
     with CommittedVerdicts(bootstrap, topics.verdicts) as committed:
         wait_until(lambda: committed.count() >= FIRST, 120, "the first verdicts")
     wait_until(
-        lambda: sum(v for k, v in verdict_totals(port).items() if k != "worker_up series")
-        == FIRST,
+        lambda: sum(v for k, v in verdict_totals(port).items() if k != "worker_up series") == FIRST,
         30,
         "the merged metrics to count the first verdicts",
     )
@@ -109,8 +108,10 @@ def test_two_processes_verdict_every_claim_once_and_survive_a_killed_child(
 
     expected = Counter(expected_status(claim_id) for claim_id in first + second)
     wait_until(
-        lambda: {k: v for k, v in verdict_totals(port).items() if k != "worker_up series"}
-        == dict(expected),
+        lambda: (
+            {k: v for k, v in verdict_totals(port).items() if k != "worker_up series"}
+            == dict(expected)
+        ),
         30,
         "the merged metrics to count every verdict, the killed child's included",
     )

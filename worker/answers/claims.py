@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from schemas import AnswerEvent, ClaimEvent
 from worker.answers.split import SentenceClaim, split_answer
 from worker.checker.model import Claim, FactCheck, Verdict
-from worker.quantities.extract import Scope, extract
+from worker.quantities.categories import Scope
+from worker.quantities.extract import extract
 from worker.quantities.facts import Mention, SetAside, Span
 
 

@@ -15,7 +15,9 @@ from worker.checker.compare import EvidenceIndex, find_support
 from worker.checker.evidence_cache import LruCache
 from worker.checker.gates import citation_failure
 from worker.checker.model import Claim, Document, EvidenceRef, FactCheck, MatchKind, Status, Verdict
-from worker.quantities.extract import Scope, extract, extract_document
+from worker.quantities.categories import Scope
+from worker.quantities.evidence import extract_document
+from worker.quantities.extract import extract
 from worker.quantities.facts import Mention
 
 # Bumped whenever the same input could produce a different verdict, so recorded

@@ -23,7 +23,8 @@ from decimal import Decimal
 
 from worker.checker.model import FactCheck, MatchKind
 from worker.quantities import dates, identifiers
-from worker.quantities.extract import COUNT_PREFIX, IDENTIFIER, NUMBER, TIME_OF_DAY, Extraction
+from worker.quantities.categories import COUNT_PREFIX, IDENTIFIER, NUMBER, TIME_OF_DAY
+from worker.quantities.extract import Extraction
 from worker.quantities.facts import Fact, Mention, Relation
 
 _PREFERENCE = {

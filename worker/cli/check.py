@@ -20,7 +20,7 @@ from worker.cli.stores import opened_store
 from worker.errors import UsageError
 from worker.inputs.claims import AnswerRow, ClaimDefaults, ClaimRow, iter_claims
 from worker.inputs.documents import read_documents
-from worker.quantities.extract import Scope
+from worker.quantities.categories import Scope
 from worker.reports.chart import write_chart
 from worker.reports.results import ResultsWriter, results_file
 from worker.reports.summary import ordered_counts, summary_lines

@@ -8,7 +8,7 @@ import sys
 
 from worker.checker import CheckOptions, CitationMode
 from worker.errors import UsageError
-from worker.quantities.extract import Scope
+from worker.quantities.categories import Scope
 from worker.settings import as_int
 
 CHECK_SETTINGS: tuple[str, ...] = ("scope", "bare_numbers", "citation_mode", "evidence_cache_size")

@@ -12,15 +12,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from decimal import Context as DecimalContext
-from decimal import Decimal, Inexact
-from enum import StrEnum
+from dataclasses import dataclass
+from decimal import Decimal
 
-from worker.quantities import clock, counts, dates, identifiers, patterns, structured, units
+from worker.quantities import clock, counts, dates, identifiers, patterns, units
 from worker.quantities.binding import bind_periods
+from worker.quantities.categories import (
+    IDENTIFIER,
+    NUMBER,
+    ORDINAL,
+    SCORE,
+    TIME_OF_DAY,
+    Scope,
+    count_category,
+    in_units_scope,
+)
 from worker.quantities.context import Context, after_change_word, previous_words, read_context
-from worker.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, SetAside, Span
+from worker.quantities.date_ranges import period_ranges
+from worker.quantities.facts import Fact, Literal, Mention, Relation, SetAside, Span
 from worker.quantities.numbers import Number, UnreadableNumber, parse_number
 from worker.quantities.phrases import (
     FRACTION_WORDS,
@@ -31,32 +40,6 @@ from worker.quantities.phrases import (
 )
 from worker.quantities.text import NormalizedText, normalize
 
-# Inexact conversions (°F -> °C, psi -> kPa, km/h -> m/s) are stored to this many
-# decimal places: far finer than any written precision, and identical for equal inputs.
-_INEXACT_PLACES = Decimal("1e-9")
-
-NUMBER = "number"
-IDENTIFIER = "identifier"
-SCORE = "score"
-ORDINAL = "ordinal"
-TIME_OF_DAY = "time_of_day"
-COUNT_PREFIX = "count["
-
-
-class Scope(StrEnum):
-    """Which numbers a check reads."""
-
-    ALL = "all"  # every number: counts, years, identifiers, bare numbers too
-    UNITS = "units"  # quantities with units, currency, percent, dates and times of day
-
-
-def in_units_scope(category: str) -> bool:
-    """Whether the ``units`` scope reads a category: not numbers without a unit (counts,
-    plain numbers, identifiers, scores, ordinals), nor bare years and decades."""
-    return category not in _BEYOND_UNITS and not category.startswith(COUNT_PREFIX)
-
-
-_BEYOND_UNITS = frozenset({NUMBER, IDENTIFIER, SCORE, ORDINAL, dates.YEAR, dates.DECADE})
 _YEAR_WORDS = frozenset(YEAR_WORDS)
 _YEAR_DETERMINERS = frozenset(YEAR_DETERMINERS)
 _SCORE_BEFORE = frozenset(SCORE_BEFORE)
@@ -85,85 +68,6 @@ class Extraction:
 def extract(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
     """Find every fact in ``text`` that ``scope`` reads."""
     return _Reader(normalize(text), scope).read()
-
-
-def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
-    """Like :func:`extract`, but a JSON document or a CSV or markdown table is read cell
-    by cell (see :mod:`worker.quantities.structured`): how evidence is read."""
-    table = structured.cells(text)
-    if table is not None:
-        return _read_cells(text, table, scope)
-    return extract(text, scope=scope)
-
-
-_DATA_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_KEY_UNIT = re.compile(r"[(\[]\s*([^()\[\]]+?)\s*[)\]]")
-_KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+")
-
-
-def _read_cells(text: str, table: list[structured.Cell], scope: Scope) -> Extraction:
-    """Facts of a data document: each number takes its unit from the document's units
-    map or its key, each text cell is read as prose, and each number is stated for the
-    date of its own record."""
-    flags: set[str] = set()
-    read: list[tuple[structured.Cell, list[Mention], bool]] = []
-    dated: dict[int, Fact] = {}
-    for cell in table:
-        written = text[cell.start : cell.end]
-        if _DATA_NUMBER.fullmatch(written):
-            read.append((cell, [_data_value(cell, written)], True))
-            continue
-        found = _Reader(normalize(written), scope).read()
-        flags.update(found.flags)
-        moved = [
-            replace(
-                m,
-                span=Span(m.span.start + cell.start, m.span.end + cell.start),
-                period=None,
-            )
-            for m in found.mentions
-        ]
-        for mention in moved:
-            if mention.fact.category in dates.PERIOD_CATEGORIES:
-                dated.setdefault(cell.record, mention.fact)
-        read.append((cell, moved, False))
-    mentions: list[Mention] = []
-    for cell, found_here, is_value in read:
-        period = dated.get(cell.record) if is_value else None
-        mentions.extend(m if period is None else replace(m, period=period) for m in found_here)
-    if scope is Scope.UNITS:
-        mentions = [m for m in mentions if in_units_scope(m.fact.category)]
-    return Extraction(tuple(mentions), tuple(sorted(flags)))
-
-
-def _data_value(cell: structured.Cell, written: str) -> Mention:
-    """A number in data, in the unit its document states for its key."""
-    number = parse_number(written)
-    unit = _unit_of_key(cell)
-    base, exact = _to_base(number.value, Decimal(1), unit)
-    literal = Literal(
-        number.value, number.exponent, Decimal(1), unit.shift, unit.numerator, unit.denominator
-    )
-    fact = Fact(unit.category, Relation.EQ, base)
-    return Mention(fact, Span(cell.start, cell.end), written, exact=exact, literal=literal)
-
-
-def _unit_of_key(cell: structured.Cell) -> units.Unit:
-    """The unit of a data value: from the units map, else from its key ("price (USD)",
-    "duration_seconds"), else a count of the key's noun ("employees"), else none."""
-    candidates = [] if cell.unit is None else [cell.unit]
-    candidates += _KEY_UNIT.findall(cell.key)
-    words = _KEY_WORDS.findall(cell.key)
-    candidates += words[-1:]
-    for candidate in candidates:
-        unit = units.lookup(candidate.strip())
-        if unit is not None:
-            return unit
-    if words:
-        noun = counts.counted_noun(words[-1], 0)
-        if noun is not None and noun.plural:
-            return units.Unit(name=noun.lemma, category=f"{COUNT_PREFIX}{noun.lemma}]")
-    return units.Unit(name=NUMBER, category=NUMBER)
 
 
 class _Reader:
@@ -195,7 +99,7 @@ class _Reader:
             mentions.sort(key=lambda m: m.span.start)
         else:
             mentions = [m for m in mentions if in_units_scope(m.fact.category)]
-        mentions = bind_periods(self.norm.original, _period_ranges(self.norm.original, mentions))
+        mentions = bind_periods(self.norm.original, period_ranges(self.norm.original, mentions))
         return Extraction(tuple(mentions), tuple(sorted(self.flags)), tuple(self.set_aside))
 
     def _dispatch(self, match: re.Match[str]) -> int:
@@ -461,7 +365,7 @@ class _Reader:
                 self._period(m, dates.year(written))
                 return
         if noun is not None:
-            unit = units.Unit(name=noun.lemma, category=f"{COUNT_PREFIX}{noun.lemma}]")
+            unit = units.Unit(name=noun.lemma, category=count_category(noun.lemma))
             self._single(start, noun.end, number, scale, unit, tail=tail)
             return
         unit = units.Unit(name=NUMBER, category=NUMBER)
@@ -499,7 +403,7 @@ class _Reader:
     def _count_unit(noun: counts.CountedNoun | None) -> units.Unit:
         if noun is None:
             return units.Unit(name=NUMBER, category=NUMBER)
-        return units.Unit(name=noun.lemma, category=f"{COUNT_PREFIX}{noun.lemma}]")
+        return units.Unit(name=noun.lemma, category=count_category(noun.lemma))
 
     def _is_score(self, m: re.Match[str]) -> bool:
         """ "won 5-3", "a 2-1 victory": two small whole numbers joined by a dash."""
@@ -553,7 +457,7 @@ class _Reader:
         allow_bound: bool = True,
     ) -> None:
         context = read_context(self.scan, start, allow_bound=allow_bound)
-        base, exact = _to_base(number.value, scale, unit)
+        base, exact = units.to_base(number.value, scale, unit)
         literal = Literal(
             number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
         )
@@ -563,8 +467,8 @@ class _Reader:
 
     def _range(self, start: int, end: int, first: _Written, second: _Written) -> None:
         """One interval from two written values, each a number, its scale and its unit."""
-        low, low_exact = _to_base(first[0].value, first[1], first[2])
-        high, high_exact = _to_base(second[0].value, second[1], second[2])
+        low, low_exact = units.to_base(first[0].value, first[1], first[2])
+        high, high_exact = units.to_base(second[0].value, second[1], second[2])
         unit1 = first[2]
         if low > high:
             low, high = high, low
@@ -717,54 +621,6 @@ _READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
 }
 
 
-_PERIOD_JOINER = re.compile(r"\s*(?:[-–—]|to|through|until|till|and)\s*", re.IGNORECASE)
-_RANGE_OPENER = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)
-
-
-def _period_ranges(text: str, mentions: list[Mention]) -> list[Mention]:
-    """Join two dates of one kind written as a range ("from March 5 to March 9, 2024",
-    "2019–2021", "between Q1 and Q3 2024") into one interval. After a verb of change
-    ("postponed from March 5 to March 9") they stay two dates."""
-    joined: list[Mention] = []
-    for mention in mentions:
-        previous = joined[-1] if joined else None
-        if previous is None or not _joins(text, previous, mention):
-            joined.append(mention)
-            continue
-        low, high = str(previous.fact.value), str(mention.fact.value)
-        if low.startswith(("-", "Q", "H")) and not high.startswith(("-", "Q", "H")):
-            low = high[:4] + "-" + low.lstrip("-")  # "March to May 2024": May's year
-        start = previous.span.start
-        opener = _RANGE_OPENER.search(text, max(0, start - 9), start)
-        if opener is not None:
-            start = opener.start()
-        fact = Fact(mention.fact.category, Relation.RANGE, low, high)
-        joined[-1] = Mention(fact, Span(start, mention.span.end), text[start : mention.span.end])
-    return joined
-
-
-def _joins(text: str, first: Mention, second: Mention) -> bool:
-    category = first.fact.category
-    if (
-        category != second.fact.category
-        or category not in dates.PERIOD_CATEGORIES
-        or first.fact.relation is not Relation.EQ
-        or second.fact.relation is not Relation.EQ
-        or first.problem is not None
-        or second.problem is not None
-    ):
-        return False
-    joiner = _PERIOD_JOINER.fullmatch(text, first.span.end, second.span.start)
-    if joiner is None:
-        return False
-    opener = _RANGE_OPENER.search(text, max(0, first.span.start - 9), first.span.start)
-    if joiner.group().strip().casefold() == "and" and (
-        opener is None or not opener.group().casefold().startswith("between")
-    ):
-        return False
-    return not (opener is not None and after_change_word(text, opener.start()))
-
-
 def _opens_sentence(scan: str, start: int) -> bool:
     """Whether ``start`` is the first word of a sentence, a line or a list item."""
     before = scan[max(0, start - 8) : start].rstrip(" \t\"'“‘(")
@@ -832,19 +688,3 @@ def _unit(text: str) -> units.Unit:
     if unit is None:
         raise AssertionError(f"pattern matched unknown unit {text!r}")
     return unit
-
-
-def _to_base(value: Decimal, scale: Decimal, unit: units.Unit) -> tuple[Decimal, bool]:
-    """Convert exactly where decimal arithmetic allows; otherwise round very finely."""
-    product = CONTEXT.multiply(
-        CONTEXT.add(CONTEXT.multiply(value, scale), unit.shift), unit.numerator
-    )
-    if unit.denominator == 1:
-        return product, True
-    # A fresh context: a copy of the shared one would inherit whatever flags earlier
-    # conversions raised, and every later division would then look inexact.
-    context = DecimalContext(prec=CONTEXT.prec)
-    quotient = context.divide(product, unit.denominator)
-    if not context.flags[Inexact]:
-        return quotient, True
-    return quotient.quantize(_INEXACT_PLACES, context=CONTEXT), False

@@ -12,7 +12,9 @@ such as ``s``, ``m``, ``K``, ``B``, ``W`` or ``mW`` change meaning with their ca
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Context, Decimal, Inexact
+
+from worker.quantities.facts import CONTEXT
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,3 +293,25 @@ def lookup(alias_text: str) -> Unit | None:
     if unit is not None:
         return unit
     return FOLDED_ALIASES.get(" ".join(alias_text.split()).casefold())
+
+
+# Inexact conversions (°F -> °C, psi -> kPa, km/h -> m/s) are stored to this many
+# decimal places: far finer than any written precision, and identical for equal inputs.
+_INEXACT_PLACES = Decimal("1e-9")
+
+
+def to_base(value: Decimal, scale: Decimal, unit: Unit) -> tuple[Decimal, bool]:
+    """``value`` times ``scale`` in ``unit``, in its category's base unit, and whether the
+    conversion was exact: exact where decimal arithmetic allows, else rounded very finely."""
+    product = CONTEXT.multiply(
+        CONTEXT.add(CONTEXT.multiply(value, scale), unit.shift), unit.numerator
+    )
+    if unit.denominator == 1:
+        return product, True
+    # A fresh context: a copy of the shared one would inherit whatever flags earlier
+    # conversions raised, and every later division would then look inexact.
+    context = Context(prec=CONTEXT.prec)
+    quotient = context.divide(product, unit.denominator)
+    if not context.flags[Inexact]:
+        return quotient, True
+    return quotient.quantize(_INEXACT_PLACES, context=CONTEXT), False
