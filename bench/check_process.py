@@ -4,7 +4,8 @@ Both run as processes of their own on the same 100,000 claims (the 16 sample cla
 fresh IDs, repeated) and the 8-document handbook, each reading the CSV files and writing a
 results CSV; rounds alternate so that machine noise hits both alike. quantcheck does all it
 always does: the citation gates, every rule, reasons, spans and the results file. Also
-measures start-up: ``quantcheck --help`` and ``quantcheck check`` on one claim.
+measures start-up, ``quantcheck --help`` and ``quantcheck check`` on one claim, and each
+program's peak resident set size.
 
     .venv/bin/python -m bench.check_process [--claims 100000] [--rounds 3]
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
 import subprocess
 import sys
@@ -40,11 +42,21 @@ def claims_file(directory: Path, count: int) -> Path:
     return path
 
 
+def run(command: list[str]) -> tuple[float, float]:
+    """Wall-clock seconds and peak RSS (MiB) of one run of ``command``, which must succeed."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return elapsed, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+
+
 def seconds(command: list[str]) -> float:
     """Wall-clock seconds of one run of ``command``, which must succeed."""
-    started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    return run(command)[0]
 
 
 def main() -> None:
@@ -63,9 +75,15 @@ def main() -> None:
         theirs = [*TUTORIAL, str(documents), str(claims), str(directory / "tutorial.csv")]
         quantcheck_s: list[float] = []
         tutorial_s: list[float] = []
+        peaks = {"quantcheck": 0.0, "tutorial": 0.0}
         for _ in range(args.rounds):
-            quantcheck_s.append(seconds(ours))
-            tutorial_s.append(seconds(theirs))
+            for name, command, times in (
+                ("quantcheck", ours, quantcheck_s),
+                ("tutorial", theirs, tutorial_s),
+            ):
+                elapsed, peak = run(command)
+                times.append(elapsed)
+                peaks[name] = max(peaks[name], peak)
         help_s = [seconds([*QUANTCHECK, "--help"]) for _ in range(STARTUP_ROUNDS)]
         single = [*QUANTCHECK, "check", "--documents", str(documents), "--claims", str(one)]
         one_s = [seconds(single) for _ in range(STARTUP_ROUNDS)]
@@ -79,6 +97,8 @@ def main() -> None:
         "quantcheck_claims_per_second": round(args.claims / ours_median),
         "tutorial_claims_per_second": round(args.claims / theirs_median),
         "speed_ratio_to_tutorial": round(theirs_median / ours_median, 2),
+        "quantcheck_peak_rss_mib": round(peaks["quantcheck"], 1),
+        "tutorial_peak_rss_mib": round(peaks["tutorial"], 1),
         "startup_help_seconds_median": round(statistics.median(help_s), 3),
         "startup_check_one_claim_seconds_median": round(statistics.median(one_s), 3),
         "rounds_quantcheck_seconds": [round(s, 2) for s in quantcheck_s],

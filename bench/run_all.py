@@ -220,7 +220,9 @@ def md_check_process(result: dict[str, Any]) -> list[str]:
             ],
         ),
         "",
-        f"Speed relative to the tutorial's checker: **{result['speed_ratio_to_tutorial']}x**.",
+        f"Speed relative to the tutorial's checker: **{result['speed_ratio_to_tutorial']}x**."
+        f" Peak RSS: quantcheck {result['quantcheck_peak_rss_mib']} MiB, the tutorial's"
+        f" {result['tutorial_peak_rss_mib']} MiB.",
         f"Start-up, median of 10: `quantcheck --help` {result['startup_help_seconds_median']} s,"
         f" `quantcheck check` on one claim {result['startup_check_one_claim_seconds_median']} s.",
     ]
