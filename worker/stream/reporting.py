@@ -1,7 +1,8 @@
 """Metrics and log lines for a delivered batch: one line per dead letter, one summary per batch.
 
 Only committed work is reported, so a batch that is aborted and read again is counted once.
-Claim text and prompt appear in log lines only when ``log_claim_text`` is set.
+Each sentence of an answer is reported as the claim it is. Claim text and prompt appear in
+log lines only when ``log_claim_text`` is set.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import structlog
 from structlog.typing import FilteringBoundLogger
 
 from worker.observability.metrics import Metrics
-from worker.stream.batch import BatchResult, Checked, DeadLettered
+from worker.stream.batch import BatchResult, Checked, CheckedAnswer, DeadLettered
 from worker.stream.records import InputRecord
 
 log = structlog.get_logger("quantcheck.worker")
@@ -41,21 +42,37 @@ class BatchReporter:
         claim_lines = logger.is_enabled_for(logging.DEBUG)
         statuses: Counter[str] = Counter()
         dead_letters: Counter[str] = Counter()
+        answers = 0
         for outcome in result.outcomes:
-            if isinstance(outcome, Checked):
-                statuses[outcome.verdict.status.value] += 1
-                self._checked(outcome, committed_at, logger, claim_lines=claim_lines)
-                if outcome.dead_lettered:
-                    dead_letters[outcome.verdict.status.value] += 1
-            else:
+            if isinstance(outcome, DeadLettered):
                 dead_letters[outcome.kind] += 1
                 self._dead_lettered(outcome, logger)
+                continue
+            if isinstance(outcome, CheckedAnswer):
+                answers += 1
+                checked: tuple[Checked, ...] = outcome.checked
+                if claim_lines:
+                    logger.debug(
+                        "answer checked",
+                        answer_id=outcome.answer.answer_id,
+                        **coordinates(outcome.record),
+                        status=outcome.status,
+                        claims=len(checked),
+                    )
+            else:
+                checked = (outcome,)
+            for claim in checked:
+                statuses[claim.verdict.status.value] += 1
+                self._checked(claim, committed_at, logger, claim_lines=claim_lines)
+                if claim.dead_lettered:
+                    dead_letters[claim.verdict.status.value] += 1
         self._metrics.record_batch(len(result.outcomes))
         first = result.outcomes[0].record if result.outcomes else None
         logger.info(
             "batch committed",
             records=len(result.outcomes),
             verdicts=sum(statuses.values()),
+            answers=answers,
             dead_letters=sum(dead_letters.values()),
             statuses=dict(sorted(statuses.items())),
             dead_letter_kinds=dict(sorted(dead_letters.items())),
@@ -105,9 +122,12 @@ class BatchReporter:
 
     def _dead_lettered(self, outcome: DeadLettered, logger: FilteringBoundLogger) -> None:
         self._count_dead_letter(outcome.kind)
+        fields: dict[str, Any] = {"claim_id": outcome.claim_id}
+        if outcome.answer_id is not None:
+            fields["answer_id"] = outcome.answer_id
         logger.warning(
             "claim dead-lettered",
-            claim_id=outcome.claim_id,
+            **fields,
             **coordinates(outcome.record),
             kind=outcome.kind,
             reason=outcome.message,
