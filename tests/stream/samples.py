@@ -8,10 +8,10 @@ from pathlib import Path
 from schemas import AnswerEvent, ClaimEvent
 from tests.conftest import EXAMPLES
 from worker.checker import Document
+from worker.client.messages import event_message
 from worker.errors import StoreUnavailableError
 from worker.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
 from worker.inputs.documents import iter_documents
-from worker.client.messages import event_message
 from worker.stream.batch import BatchSettings
 from worker.stream.records import Header, InputRecord
 
