@@ -251,3 +251,18 @@ def test_a_refused_answer_verdict_dead_letters_the_whole_answer(versions: Versio
     info = read_dead_letter_headers(amended.outputs[0].headers)
     assert (info.kind, info.answer_id, info.claim_id) == ("verdict_too_large", "A01", None)
     assert amended.outputs[0].value == records[0].value
+
+
+def test_an_answer_the_splitter_fails_on_is_dead_lettered_whole(
+    versions: Versions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fails(*args: object, **kwargs: object) -> None:
+        raise ValueError("no sentences here")
+
+    monkeypatch.setattr("worker.stream.batch.answer_sentences", fails)
+    records = as_records([answer(MIXED_MARKERS), sample_claims()[0]])
+    whole, claim = process(versions, records).outcomes
+    assert isinstance(whole, DeadLettered)
+    assert (whole.kind, whole.answer_id) == ("check_failed", "A01")
+    assert whole.message == "the split failed: ValueError: no sentences here"
+    assert isinstance(claim, Checked)

@@ -6,12 +6,10 @@ whole, with their original bytes; the metrics count each sentence as a claim."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from schemas import VerdictEvent, read_dead_letter_headers
 from tests.answers.samples import FOUR_SENTENCES
@@ -21,10 +19,11 @@ from tests.stream.workers import (
     WorkerProcess,
     checked_answer,
     free_port,
-    http_get,
     load_handbook,
     make_topics,
     read_verdicts,
+    scrape,
+    totals,
     wait_until,
 )
 from tests.support.kafka import KafkaBroker, OutgoingRecord, consume_all, produce
@@ -47,17 +46,6 @@ ANSWERS = [
     answer_payload(answer_id="later", answer_text=MIXED_MARKERS, kb_version="v9"),
 ]
 UNREADABLE = json.dumps(answer_payload(answer_id="broken", citations={"1": ""})).encode()
-
-
-def verdict_counts(port: int) -> dict[str, float]:
-    status, body = http_get(port, "/metrics")
-    assert status == 200
-    counts: Counter[str] = Counter()
-    for family in text_string_to_metric_families(body.decode()):
-        if family.name == "quantcheck_verdicts":
-            for sample in family.samples:
-                counts[sample.labels["status"]] += sample.value
-    return {status: count for status, count in counts.items() if count}
 
 
 def test_answers_get_a_verdict_per_sentence_and_an_answer_record_and_dead_letters_keep_bytes(
@@ -96,7 +84,11 @@ def test_answers_get_a_verdict_per_sentence_and_an_answer_record_and_dead_letter
     letters = consume_all(bootstrap, topics.dlq, expected=3, timeout_s=30)
     expected_counts = {"supported": 5, "unsupported_quantity": 2}
     expected_counts |= {"missing_citation": 1, "needs_review_no_quantity": 1}
-    wait_until(lambda: verdict_counts(port) == expected_counts, 30, "the verdict metrics")
+    wait_until(
+        lambda: totals(scrape(port)["quantcheck_verdicts_total"], "status") == expected_counts,
+        30,
+        "the verdict metrics",
+    )
     assert worker.stop() == 0
 
     claim_ids = [f"{answer}:{n}" for answer in ("mixed", "intro") for n in range(1, 5)]

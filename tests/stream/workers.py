@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from kafka import KafkaAdminClient, KafkaProducer
+from prometheus_client.parser import text_string_to_metric_families
 
 from schemas import AnswerVerdictEvent, VerdictEvent, parse_verdicts_topic_value, worst_status
 from tests.stream.samples import HANDBOOK, KB_VERSION
@@ -109,6 +110,29 @@ def http_get(port: int, path: str) -> tuple[int, bytes]:
         return exc.code, exc.read()
     except (urllib.error.URLError, ConnectionError, TimeoutError):
         return 0, b""
+
+
+Samples = dict[str, list[tuple[dict[str, str], float]]]
+"""A worker's metric samples by name, each with its labels."""
+
+
+def scrape(port: int) -> Samples:
+    """The worker's ``/metrics``, parsed."""
+    status, body = http_get(port, "/metrics")
+    assert status == 200
+    samples: Samples = {}
+    for family in text_string_to_metric_families(body.decode()):
+        for sample in family.samples:
+            samples.setdefault(sample.name, []).append((sample.labels, sample.value))
+    return samples
+
+
+def totals(samples: list[tuple[dict[str, str], float]], label: str) -> Counter[str]:
+    """The samples' values summed per value of ``label``; zeros left out."""
+    counts: Counter[str] = Counter()
+    for labels, value in samples:
+        counts[labels[label]] += int(value)
+    return +counts
 
 
 def wait_until(condition: Callable[[], bool], timeout_s: float, what: str) -> None:

@@ -304,14 +304,8 @@ class BatchProcessor:
             outputs.append(answer_verdict_record(event, topic=settings.verdicts_topic))
             return outputs
         return [
-            dead_letter(
-                outcome.record,
-                topic=settings.dlq_topic,
-                kind=outcome.kind,
-                message=outcome.message,
-                group=settings.group,
-                claim_id=outcome.claim_id,
-                answer_id=outcome.answer_id,
+            self._dead_letter(
+                outcome.record, outcome.kind, outcome.message, outcome.claim_id, outcome.answer_id
             )
         ]
 
@@ -328,18 +322,32 @@ class BatchProcessor:
         )
         outputs = [verdict_record(value, key=outcome.claim.claim_id, topic=settings.verdicts_topic)]
         if outcome.dead_lettered:
+            kind = CITATION_FAILURE_KINDS[outcome.verdict.status]
             outputs.append(
-                dead_letter(
-                    outcome.record,
-                    topic=settings.dlq_topic,
-                    kind=CITATION_FAILURE_KINDS[outcome.verdict.status],
-                    message=outcome.verdict.reason,
-                    group=settings.group,
-                    claim_id=outcome.claim.claim_id,
-                    answer_id=answer_id,
+                self._dead_letter(
+                    outcome.record, kind, outcome.verdict.reason, outcome.claim.claim_id, answer_id
                 )
             )
         return outputs
+
+    def _dead_letter(
+        self,
+        record: InputRecord,
+        kind: DeadLetterKind,
+        message: str,
+        claim_id: str | None,
+        answer_id: str | None,
+    ) -> OutputRecord:
+        settings = self._settings
+        return dead_letter(
+            record,
+            topic=settings.dlq_topic,
+            kind=kind,
+            message=message,
+            group=settings.group,
+            claim_id=claim_id,
+            answer_id=answer_id,
+        )
 
 
 def _cited(items: Iterable[_Read]) -> Iterator[tuple[str, Sequence[str]]]:
