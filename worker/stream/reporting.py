@@ -114,7 +114,7 @@ class BatchReporter:
             self._count_dead_letter(verdict.status.value)
             logger.warning(
                 "claim dead-lettered",
-                claim_id=claim.claim_id,
+                **_ids(claim.claim_id, claim.answer_id),
                 **coordinates(outcome.record),
                 kind=verdict.status.value,
                 reason=verdict.reason,
@@ -122,12 +122,9 @@ class BatchReporter:
 
     def _dead_lettered(self, outcome: DeadLettered, logger: FilteringBoundLogger) -> None:
         self._count_dead_letter(outcome.kind)
-        fields: dict[str, Any] = {"claim_id": outcome.claim_id}
-        if outcome.answer_id is not None:
-            fields["answer_id"] = outcome.answer_id
         logger.warning(
             "claim dead-lettered",
-            **fields,
+            **_ids(outcome.claim_id, outcome.answer_id),
             **coordinates(outcome.record),
             kind=outcome.kind,
             reason=outcome.message,
@@ -140,3 +137,10 @@ class BatchReporter:
             # A kind the metrics module has no series for must not stop the worker: the
             # dead letter itself is already committed.
             log.error("dead-letter kind has no metric series", kind=kind)
+
+
+def _ids(claim_id: str | None, answer_id: str | None) -> dict[str, Any]:
+    """The IDs a line about a dead letter carries: the claim's, and the answer's if any."""
+    if answer_id is None:
+        return {"claim_id": claim_id}
+    return {"claim_id": claim_id, "answer_id": answer_id}
