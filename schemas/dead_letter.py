@@ -1,7 +1,9 @@
 """The dead-letter contract of ``claims-dlq``.
 
-A dead letter is the claim message exactly as it was read, key, value and headers byte
-for byte, with headers added after the original ones to say why and where it failed.
+A dead letter is the message of the claims topic exactly as it was read, key, value and
+headers byte for byte, with headers added after the original ones to say why and where it
+failed. For an answer event that is the whole answer, even when only one of its sentences
+failed: the headers name that sentence's claim ID and the answer ID.
 Replay reads those headers back with :func:`read_dead_letter_headers` to find the
 original headers and the message's source.
 """
@@ -40,7 +42,12 @@ HEADER_WORKER_VERSION: Final = "quantcheck.worker.version"
 HEADER_CHECKER_VERSION: Final = "quantcheck.checker.version"
 """Version of the checker in that worker."""
 HEADER_CLAIM_ID: Final = "quantcheck.claim.id"
-"""The claim's ID, present only when the message could be read far enough to know it."""
+"""The claim's ID, present only when the message could be read far enough to know it. For
+an answer event, the ID ``<answer_id>:<n>`` of the sentence that failed, present only when
+one sentence is the reason (a citation gate); the whole answer has no claim ID."""
+HEADER_ANSWER_ID: Final = "quantcheck.answer.id"
+"""The answer ID of an answer event, present when the message could be read far enough to
+know it; never on a claim event's dead letter."""
 
 ADDED_HEADERS: Final = (
     HEADER_ERROR_KIND,
@@ -53,8 +60,12 @@ ADDED_HEADERS: Final = (
     HEADER_WORKER_VERSION,
     HEADER_CHECKER_VERSION,
     HEADER_CLAIM_ID,
+    HEADER_ANSWER_ID,
 )
 """Every header a dead letter may add, in the order it adds them."""
+
+REQUIRED_HEADERS: Final = ADDED_HEADERS[:-2]
+"""The headers every dead letter has; the claim and answer IDs follow when known."""
 
 DeadLetterKind = Literal[
     "invalid_utf8",
@@ -102,6 +113,7 @@ class DeadLetterInfo:
     worker_version: str
     checker_version: str
     claim_id: str | None
+    answer_id: str | None
     original_headers: tuple[Header, ...]
 
 
@@ -118,12 +130,14 @@ def dead_letter_headers(
     worker_version: str,
     checker_version: str,
     claim_id: str | None = None,
+    answer_id: str | None = None,
 ) -> list[Header]:
     """The headers of a dead letter: the original ones unchanged and in order, then the
     ``quantcheck.*`` headers in :data:`ADDED_HEADERS` order, values UTF-8 encoded.
 
-    ``message`` and ``claim_id`` are made one line and cut to ``MAX_ERROR_MESSAGE_CHARS``
-    and ``MAX_ID_CHARS`` characters, as they may come from the failing input.
+    ``message``, ``claim_id`` and ``answer_id`` are made one line and cut to
+    ``MAX_ERROR_MESSAGE_CHARS`` and ``MAX_ID_CHARS`` characters, as they may come from the
+    failing input.
     """
     if kind not in DEAD_LETTER_KINDS:
         raise ValueError(f"unknown dead-letter kind {kind!r}")
@@ -140,6 +154,8 @@ def dead_letter_headers(
     ]
     if claim_id is not None:
         added.append((HEADER_CLAIM_ID, one_line(claim_id, MAX_ID_CHARS)))
+    if answer_id is not None:
+        added.append((HEADER_ANSWER_ID, one_line(answer_id, MAX_ID_CHARS)))
     # backslashreplace: a string that cannot be UTF-8 (an unpaired surrogate) must not
     # stop a dead letter from being written.
     return [
@@ -173,7 +189,7 @@ def read_dead_letter_headers(headers: Iterable[Header]) -> DeadLetterInfo:
             values[name] = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise DeadLetterHeaderError(f"header {name} is not UTF-8") from None
-    missing = [name for name in ADDED_HEADERS[:-1] if name not in values]
+    missing = [name for name in REQUIRED_HEADERS if name not in values]
     if missing:
         raise DeadLetterHeaderError(f"missing header(s): {', '.join(missing)}")
     return DeadLetterInfo(
@@ -187,6 +203,7 @@ def read_dead_letter_headers(headers: Iterable[Header]) -> DeadLetterInfo:
         worker_version=values[HEADER_WORKER_VERSION],
         checker_version=values[HEADER_CHECKER_VERSION],
         claim_id=values.get(HEADER_CLAIM_ID),
+        answer_id=values.get(HEADER_ANSWER_ID),
         original_headers=tuple(headers[:first_added]),
     )
 
@@ -208,6 +225,7 @@ def _integer(values: dict[str, str], name: str) -> int:
 __all__ = [
     "ADDED_HEADERS",
     "DEAD_LETTER_KINDS",
+    "HEADER_ANSWER_ID",
     "HEADER_CHECKER_VERSION",
     "HEADER_CLAIM_ID",
     "HEADER_CONSUMER_GROUP",
@@ -219,6 +237,7 @@ __all__ = [
     "HEADER_SOURCE_TIMESTAMP",
     "HEADER_SOURCE_TOPIC",
     "HEADER_WORKER_VERSION",
+    "REQUIRED_HEADERS",
     "DeadLetterHeaderError",
     "DeadLetterInfo",
     "DeadLetterKind",

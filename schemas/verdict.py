@@ -130,7 +130,10 @@ class SetAsideNumber(BaseModel):
     model_config = CONTRACT_CONFIG
 
     text: str = Field(description="The number as the claim writes it.")
-    span: Span = Field(description="Where it sits in the claim text.")
+    span: Span = Field(
+        description="Where it sits in the claim text; for a claim split from an answer, in"
+        " the answer text (the claim text has the markers removed)."
+    )
     reason: str = Field(
         description='Why it is not a fact: list_marker ("2. " at the start of a line) or'
         ' citation_marker ("[2]").'

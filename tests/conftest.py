@@ -1,4 +1,5 @@
-"""Shared fixtures: the real broker and database come from tests/support, started on demand."""
+"""Shared fixtures: the real broker and database come from tests/support, started on demand;
+worker processes from tests/stream/workers."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.support.kafka", "tests.support.postgres"]
+pytest_plugins = ["tests.support.kafka", "tests.support.postgres", "tests.stream.workers"]
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

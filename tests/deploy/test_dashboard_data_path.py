@@ -30,16 +30,17 @@ from typing import Any
 
 import pytest
 import yaml
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.stream.samples import CLAIMS, EXPECTED_STATUSES
 from tests.stream.workers import (
+    Samples,
     Topics,
     WorkerProcess,
     free_port,
     http_get,
     load_handbook,
     make_topics,
+    scrape,
     wait_until,
 )
 from tests.support.kafka import ROOT, KafkaBroker, consume_all
@@ -65,7 +66,6 @@ WARM_UP = (
 VARIABLES = {"$model": ".*", "$retriever": ".*", "$__rate_interval": WINDOW}
 
 Names = Callable[[str], str]
-Samples = dict[str, list[tuple[dict[str, str], float]]]
 
 
 class Prometheus:
@@ -162,16 +162,6 @@ def prometheus(prometheus_binary: str, run_dir: Path, worker_port: int) -> Itera
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-
-
-def scrape(port: int) -> Samples:
-    status, body = http_get(port, "/metrics")
-    assert status == 200
-    samples: Samples = {}
-    for family in text_string_to_metric_families(body.decode()):
-        for sample in family.samples:
-            samples.setdefault(sample.name, []).append((sample.labels, sample.value))
-    return samples
 
 
 def committed_transactions(samples: Samples) -> float:

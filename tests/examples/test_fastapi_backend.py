@@ -1,6 +1,7 @@
-"""The FastAPI example as a real server: it answers at once, and its answer events reach the
-real broker, keyed by answer ID and valid against the contract; it keeps answering while
-Kafka is away."""
+"""The FastAPI example as a real server: it answers at once, its answer events reach the
+real broker, keyed by answer ID and valid against the contract, and a real worker checks
+them: each answer's four sentences get their claim verdicts and the answer its record. It
+keeps answering while Kafka is away."""
 
 from __future__ import annotations
 
@@ -16,13 +17,26 @@ import httpx
 import pytest
 
 from schemas import AnswerEvent, parse_claims_topic_value
-from tests.stream.workers import free_port, wait_until
-from tests.support.kafka import ROOT, KafkaBroker, consume_all, create_topics
+from tests.stream.workers import (
+    WorkerProcess,
+    checked_answer,
+    free_port,
+    load_handbook,
+    make_topics,
+    read_verdicts,
+    wait_until,
+)
+from tests.support.kafka import ROOT, KafkaBroker, consume_all
 
 EXAMPLE = ROOT / "examples" / "fastapi_backend.py"
 QUESTION = {"question": "How often does the logger record readings?"}
 
+STATUSES = ("needs_review_no_quantity", "supported", "supported", "supported")
+"""What the example's answer comes to against the sample handbook: an introduction without
+number or marker, then three supported sentences (one with "e.g." and "2.5 L/min")."""
+
 Names = Callable[[str], str]
+StartWorker = Callable[..., WorkerProcess]
 
 
 def answers_http(base: str) -> bool:
@@ -67,17 +81,22 @@ def backend(bootstrap: str, topic: str, log: Path, *, graceful: bool = True) -> 
 
 
 @pytest.mark.integration
-def test_answers_are_returned_and_published(
-    kafka_broker: KafkaBroker, unique_topic: Names, tmp_path: Path
+def test_answers_are_returned_published_and_checked_by_a_worker(
+    kafka_broker: KafkaBroker,
+    unique_topic: Names,
+    tmp_path: Path,
+    workers: StartWorker,
 ) -> None:
-    topic = unique_topic("claims")
-    create_topics(kafka_broker.bootstrap, topic, partitions=3)
-    with backend(kafka_broker.bootstrap, topic, tmp_path / "backend.log") as base:
+    bootstrap = kafka_broker.bootstrap
+    topics = make_topics(bootstrap, unique_topic, partitions=3)
+    store_url = load_handbook(f"sqlite:///{tmp_path / 'store.db'}")
+    worker = workers(kafka_broker, topics, store_url, group=unique_topic("group"), instance="w1")
+    with backend(bootstrap, topics.claims, tmp_path / "backend.log") as base:
         replies = [httpx.post(f"{base}/ask", json=QUESTION, timeout=30) for _ in range(3)]
     assert [reply.status_code for reply in replies] == [200, 200, 200]
     bodies = {reply.json()["answer_id"]: reply.json() for reply in replies}
     assert all(body["queued"] for body in bodies.values())
-    records = consume_all(kafka_broker.bootstrap, topic, expected=3)
+    records = consume_all(bootstrap, topics.claims, expected=3)
     assert sorted((r.key or b"").decode() for r in records) == sorted(bodies)
     for record in records:
         event = parse_claims_topic_value(record.value)
@@ -85,6 +104,20 @@ def test_answers_are_returned_and_published(
         assert event.answer_text == bodies[event.answer_id]["answer"]
         assert event.citations == {"1": "S01", "2": "S02"}
         assert (event.kb_version, event.prompt) == ("v1", QUESTION["question"])
+
+    # Three answers of four sentences: twelve claim verdicts and three answer records.
+    verdicts = read_verdicts(bootstrap, topics.verdicts, expected=15)
+    assert worker.stop() == 0
+    assert len(verdicts) == 15
+    for answer_id in bodies:
+        _, record = checked_answer(verdicts, answer_id, STATUSES)
+        assert (record.status, record.counts.supported) == ("needs_review_no_quantity", 3)
+        assert (record.model, record.retriever, record.kb_version) == (
+            "example-model",
+            "bm25",
+            "v1",
+        )
+    assert consume_all(bootstrap, topics.dlq, expected=None) == []
 
 
 @pytest.mark.integration

@@ -1,6 +1,7 @@
 """The Node.js producer (examples/node-producer): installed from its lockfile with npm ci,
-its own tests run by node, and its answer events read back from the real broker by the
-Python contracts. A second language proves the JSON Schemas are the contract."""
+its own tests run by node, its answer events read back from the real broker by the Python
+contracts, and checked by a real worker, whose verdicts and answer records are read back.
+A second language proves the JSON Schemas are the contract."""
 
 from __future__ import annotations
 
@@ -15,12 +16,20 @@ import pytest
 
 from schemas import AnswerEvent, parse_answer, parse_claims_topic_value
 from tests.schemas.samples import answer_payload
+from tests.stream.workers import (
+    WorkerProcess,
+    checked_answer,
+    load_handbook,
+    make_topics,
+    read_verdicts,
+)
 from tests.support.kafka import ROOT, KafkaBroker, consume_all, create_topics
 
 PACKAGE = ROOT / "examples" / "node-producer"
 PUBLISH = PACKAGE / "bin" / "publish-answers.js"
 
 Names = Callable[[str], str]
+StartWorker = Callable[..., WorkerProcess]
 
 ANSWERS = [
     answer_payload(answer_id="node-1"),
@@ -36,6 +45,13 @@ ANSWERS = [
         citations={"1": "S02", "2": "S02"},
     ),
 ]
+STATUSES = {
+    "node-1": ("supported", "supported"),
+    "node-2": ("supported", "supported"),
+    # "past a 3 percent drift" is read as exactly 3 percent; the handbook says more than 3.
+    "node-3": ("needs_review_no_quantity", "unsupported_quantity"),
+}
+"""What the answers come to against the sample handbook, sentence by sentence."""
 
 
 def tool(name: str) -> str:
@@ -83,23 +99,43 @@ def test_the_package_tests_pass(node_producer: Path) -> None:
 
 
 @pytest.mark.integration
-def test_published_answers_are_read_by_the_python_contracts(
-    node_producer: Path, kafka_broker: KafkaBroker, unique_topic: Names, tmp_path: Path
+def test_published_answers_are_read_by_the_python_contracts_and_checked_by_a_worker(
+    node_producer: Path,
+    kafka_broker: KafkaBroker,
+    unique_topic: Names,
+    tmp_path: Path,
+    workers: StartWorker,
 ) -> None:
-    topic = unique_topic("claims")
-    create_topics(kafka_broker.bootstrap, topic, partitions=3)
-    done = publish_with_node(
-        kafka_broker.bootstrap, topic, write_answers(tmp_path / "a.jsonl", ANSWERS)
-    )
+    bootstrap = kafka_broker.bootstrap
+    topics = make_topics(bootstrap, unique_topic, partitions=3)
+    kb_version = ANSWERS[0]["kb_version"]
+    store_url = load_handbook(f"sqlite:///{tmp_path / 'store.db'}", kb_version)
+    worker = workers(kafka_broker, topics, store_url, group=unique_topic("group"), instance="w1")
+    done = publish_with_node(bootstrap, topics.claims, write_answers(tmp_path / "a.jsonl", ANSWERS))
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"published 3 answers to {topic}\n"
-    records = consume_all(kafka_broker.bootstrap, topic, expected=len(ANSWERS))
+    assert done.stdout == f"published 3 answers to {topics.claims}\n"
+    records = consume_all(bootstrap, topics.claims, expected=len(ANSWERS))
     events = {record.key: parse_claims_topic_value(record.value) for record in records}
     assert set(events) == {b"node-1", b"node-2", b"node-3"}
     for payload in ANSWERS:
         event = events[payload["answer_id"].encode()]
         assert isinstance(event, AnswerEvent)
         assert event == parse_answer(json.dumps(payload).encode())
+
+    # Six sentences in all, and one record per answer.
+    verdicts = read_verdicts(bootstrap, topics.verdicts, expected=9)
+    assert worker.stop() == 0
+    assert len(verdicts) == 9
+    worst = {}
+    for answer_id, statuses in STATUSES.items():
+        _, record = checked_answer(verdicts, answer_id, statuses)
+        worst[answer_id] = record.status
+    assert worst == {
+        "node-1": "supported",
+        "node-2": "supported",
+        "node-3": "unsupported_quantity",
+    }
+    assert consume_all(bootstrap, topics.dlq, expected=None) == []
 
 
 @pytest.mark.integration

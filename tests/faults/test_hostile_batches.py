@@ -2,7 +2,7 @@
 message into a verdict or a classified dead letter, and never raises.
 
 Batches of random bytes, random JSON and claims with random fields go through
-:func:`decode_claim` and :class:`BatchProcessor`, with the handbook held in a dictionary.
+:func:`decode_message` and :class:`BatchProcessor`, with the handbook held in a dictionary.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tests.schemas.samples import DROP, claim_payload
 from tests.stream.samples import KB_VERSION, SETTINGS, Versions, handbook
 from worker.checker import Checker
 from worker.stream.batch import BatchProcessor, Checked, DeadLettered
-from worker.stream.decode import DecodeFailure, decode_claim
+from worker.stream.decode import DecodeFailure, decode_message
 from worker.stream.records import InputRecord
 
 CHECKED_AT = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
@@ -125,7 +125,7 @@ def assert_verdict_or_classified_dead_letter(records: list[InputRecord]) -> None
     """Each record decodes to a claim or a classified failure, and the batch gives each one a
     verdict or a dead letter of a known kind, in order, with the value kept as read."""
     for record in records:
-        decoded = decode_claim(record.value, max_message_bytes=SETTINGS.max_message_bytes)
+        decoded = decode_message(record.value, max_message_bytes=SETTINGS.max_message_bytes)
         assert isinstance(decoded, ClaimEvent | DecodeFailure)
         if isinstance(decoded, DecodeFailure):
             assert decoded.kind in DEAD_LETTER_KINDS

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from schemas import read_dead_letter_headers
 from schemas.limits import (
@@ -31,6 +30,7 @@ from tests.stream.workers import (
     http_get,
     load_handbook,
     make_topics,
+    scrape,
     wait_until,
 )
 from tests.support.kafka import KafkaBroker, consume_all
@@ -118,17 +118,6 @@ POISON = [
     Poison("escaped-nul-in-claim-text", claim_value(claim_text="a\u0000b"), "schema_violation"),
     Poison("unknown-kb-version", claim_value(kb_version="kb-nobody-loaded"), "unknown_kb_version"),
 ]
-
-
-def scrape(port: int) -> dict[str, list[tuple[dict[str, str], float]]]:
-    """The worker's metric samples by name, each with its labels."""
-    status, body = http_get(port, "/metrics")
-    assert status == 200
-    samples: dict[str, list[tuple[dict[str, str], float]]] = {}
-    for family in text_string_to_metric_families(body.decode()):
-        for sample in family.samples:
-            samples.setdefault(sample.name, []).append((sample.labels, sample.value))
-    return samples
 
 
 def test_poison_is_dead_lettered_and_the_worker_goes_on(

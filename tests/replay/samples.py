@@ -73,6 +73,6 @@ def changed_claims() -> list[Replayed]:
         base.model_copy(update={"claim_id": "T30", "claim_text": THIRTY_SECONDS}),
     ]
     records = sources(as_records(events))
-    first = replayer(comparing=False).replay(records, lambda s: None)
+    first = replayer(comparing=False).replay(records, lambda s: ())
     recorded = {item.source.offset: Recorded(item.claim.claim_id, item.claim.new) for item in first}
-    return replayer(kb_version_override="v2").replay(records, lambda s: recorded[s.offset])
+    return replayer(kb_version_override="v2").replay(records, lambda s: (recorded[s.offset],))

@@ -43,13 +43,13 @@ def test_csv_rows(tmp_path: Path) -> None:
         read = list(csv.reader(handle))
     assert tuple(read[0]) == COLUMNS
     assert read[1] == [
-        "C1", "claims-dlq", "1", "40", "claims", "2", "7", "1700000000000",
+        "C1", "", "claims-dlq", "1", "40", "claims", "2", "7", "1700000000000",
         "unsupported_quantity", 'said "45"', "supported", "ok, é",
         "unsupported_quantity -> supported",
     ]  # fmt: skip
     assert read[2][0] == ""
-    assert read[2][8:10] == ["", ""]
-    assert read[2][10:] == ["invalid_json", "invalid JSON", "unchanged"]
+    assert read[2][9:11] == ["", ""]
+    assert read[2][11:] == ["invalid_json", "invalid JSON", "unchanged"]
 
 
 def test_jsonl_rows_carry_the_verdict_bytes_unchanged(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from worker.replay.window import PartitionRange, Window
 
 C01_VERDICT = (
     replayer(comparing=False)
-    .replay(sources(as_records(sample_claims()[:1])), lambda s: None)[0]
+    .replay(sources(as_records(sample_claims()[:1])), lambda s: ())[0]
     .claim.verdict_json
     or b""
 )
@@ -27,9 +27,7 @@ def verdict(offset: int, status: str = "supported", *, topic: str = "claims") ->
 
 
 def replayed_verdicts() -> list[bytes]:
-    items = replayer(comparing=False).replay(
-        sources(as_records(sample_claims()[:1])), lambda s: None
-    )
+    items = replayer(comparing=False).replay(sources(as_records(sample_claims()[:1])), lambda s: ())
     return [item.claim.verdict_json or b"" for item in items]
 
 
@@ -39,16 +37,15 @@ def test_only_verdicts_of_claims_inside_the_window_are_kept() -> None:
         index.add(verdict(offset))
     index.add(verdict(3, topic="other-claims"))
     assert len(index) == 3
-    assert index.take(0, 1) is None
-    found = index.take(0, 2)
-    assert found is not None
+    assert index.take(0, 1) == ()
+    (found,) = index.take(0, 2)
     assert (found.claim_id, found.decision.status, found.decision.verdict) == (
         "C01",
         "supported",
         True,
     )
     # Taken once: the index shrinks as the window is replayed.
-    assert index.take(0, 2) is None
+    assert index.take(0, 2) == ()
     assert len(index) == 2
 
 
@@ -57,8 +54,7 @@ def test_the_last_of_two_verdicts_for_one_claim_counts() -> None:
     index.add(verdict(4, "supported"))
     index.add(verdict(4, "unsupported_quantity"))
     assert (len(index), index.duplicates) == (1, 1)
-    found = index.take(0, 4)
-    assert found is not None
+    (found,) = index.take(0, 4)
     assert found.decision.status == "unsupported_quantity"
 
 

@@ -19,8 +19,8 @@ from worker.stream.batch import BatchProcessor
 from worker.stream.records import InputRecord
 
 
-def none(source: SourceRecord) -> Recorded | None:
-    return None
+def none(source: SourceRecord) -> tuple[Recorded, ...]:
+    return ()
 
 
 def test_a_replayed_verdict_is_the_workers_verdict_byte_for_byte_checked_at_the_record_time() -> (
@@ -59,9 +59,9 @@ def test_a_record_without_timestamp_is_checked_at_the_epoch() -> None:
 def test_comparison_by_status_names_the_change_and_keeps_both_reasons() -> None:
     records = as_records(sample_claims()[:3])
     recorded = {
-        0: recorded_as("supported", "C01", "matched"),
-        1: recorded_as("supported", "C02", "was matched once"),
-        2: None,
+        0: (recorded_as("supported", "C01", "matched"),),
+        1: (recorded_as("supported", "C02", "was matched once"),),
+        2: (),
     }
     replayed = replayer().replay(sources(records), lambda s: recorded[s.offset])
     first, second, third = (item.claim for item in replayed)
@@ -76,13 +76,13 @@ def test_comparison_by_status_names_the_change_and_keeps_both_reasons() -> None:
 
 def test_a_verdict_recorded_under_another_claim_id_does_not_count() -> None:
     records = as_records(sample_claims()[:1])
-    replayed = replayer().replay(sources(records), lambda s: recorded_as("supported", "C99"))
+    replayed = replayer().replay(sources(records), lambda s: (recorded_as("supported", "C99"),))
     assert replayed[0].claim.transition is Transition.RECORDED_MISSING
 
 
 def test_the_override_version_is_asked_and_recorded_in_the_verdict() -> None:
     records = as_records(sample_claims()[:3])
-    recorded = {i: recorded_as("supported", f"C0{i + 1}") for i in range(3)}
+    recorded = {i: (recorded_as("supported", f"C0{i + 1}"),) for i in range(3)}
     replayed = replayer(kb_version_override="v2").replay(
         sources(records), lambda s: recorded[s.offset]
     )
@@ -107,8 +107,8 @@ def test_filters_select_by_claim_fields_and_by_recorded_status() -> None:
     events[1] = events[1].model_copy(update={"model": "model-b"})
     records = [*as_records(events), InputRecord("claims", 0, 99, 5, b"k", b"not json")]
 
-    def lookup(source: SourceRecord) -> Recorded | None:
-        return recorded_as("supported" if source.offset < 8 else "unsupported_quantity", None)
+    def lookup(source: SourceRecord) -> tuple[Recorded, ...]:
+        return (recorded_as("supported" if source.offset < 8 else "unsupported_quantity", None),)
 
     def replayed_ids(filters: Filters) -> list[str | None]:
         return [
@@ -155,7 +155,7 @@ def test_a_dead_letter_is_replayed_as_its_original_message_and_compared_with_its
     assert (recorded.claim_id, recorded.decision.verdict) == ("C01", False)
     store = versions()
     store.versions["v9"] = store.versions["v1"]
-    (item,) = replayer(store).replay([source], lambda s: recorded)
+    (item,) = replayer(store).replay([source], lambda s: (recorded,))
     assert item.claim.label == "unknown_kb_version -> supported"
     assert item.passes_gates
     assert (item.claim.read_at.topic, item.claim.read_at.offset) == ("claims-dlq", 40)

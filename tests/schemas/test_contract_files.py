@@ -18,6 +18,7 @@ import yaml
 from schemas import (
     ADDED_HEADERS,
     DEAD_LETTER_KINDS,
+    REQUIRED_HEADERS,
     STATUSES,
     AnswerEvent,
     AnswerVerdictEvent,
@@ -296,7 +297,7 @@ def test_asyncapi_payloads_declare_json_schema(asyncapi: dict[str, Any]) -> None
 def test_asyncapi_dead_letter_headers_match_the_constants(asyncapi: dict[str, Any]) -> None:
     headers = asyncapi["components"]["schemas"]["DeadLetterHeaders"]
     assert list(headers["properties"]) == list(ADDED_HEADERS)
-    assert headers["required"] == list(ADDED_HEADERS[:-1])
+    assert headers["required"] == list(REQUIRED_HEADERS)
     assert headers["properties"]["quantcheck.error.kind"]["enum"] == list(DEAD_LETTER_KINDS)
 
 
@@ -320,7 +321,10 @@ def test_asyncapi_examples_are_valid(asyncapi: dict[str, Any]) -> None:
     for example in messages["DeadLetter"]["examples"]:
         jsonschema.Draft202012Validator(header_schema).validate(example["headers"])
         encoded = [(name, value.encode()) for name, value in example["headers"].items()]
-        assert read_dead_letter_headers(encoded).kind == example["headers"]["quantcheck.error.kind"]
+        info = read_dead_letter_headers(encoded)
+        assert info.kind == example["headers"]["quantcheck.error.kind"]
+        assert info.claim_id == example["headers"].get("quantcheck.claim.id")
+        assert info.answer_id == example["headers"].get("quantcheck.answer.id")
 
 
 def test_asyncapi_answer_examples_agree_with_the_split(asyncapi: dict[str, Any]) -> None:

@@ -10,11 +10,13 @@ from schemas import (
     ADDED_HEADERS,
     CLAIM_DECODE_KINDS,
     DEAD_LETTER_KINDS,
+    HEADER_ANSWER_ID,
     HEADER_CLAIM_ID,
     HEADER_ERROR_KIND,
     HEADER_ERROR_MESSAGE,
     HEADER_PREFIX,
     HEADER_SOURCE_OFFSET,
+    REQUIRED_HEADERS,
     DeadLetterHeaderError,
     Header,
     dead_letter_headers,
@@ -47,7 +49,7 @@ def test_original_headers_come_first_unchanged() -> None:
     headers = dead_letter_headers(ORIGINAL, **ARGS)
     assert headers[: len(ORIGINAL)] == ORIGINAL
     added = headers[len(ORIGINAL) :]
-    assert [name for name, _ in added] == list(ADDED_HEADERS[:-1])
+    assert [name for name, _ in added] == list(REQUIRED_HEADERS)
     assert all(name.startswith(HEADER_PREFIX) for name in ADDED_HEADERS)
 
 
@@ -73,6 +75,22 @@ def test_claim_id_is_optional() -> None:
     headers = dead_letter_headers([], **ARGS)
     assert HEADER_CLAIM_ID not in dict(headers)
     assert read_dead_letter_headers(headers).claim_id is None
+
+
+def test_an_answer_sentence_names_its_claim_and_its_answer() -> None:
+    headers = dead_letter_headers(ORIGINAL, **ARGS, claim_id="A01:3", answer_id="A01")
+    assert [name for name, _ in headers[len(ORIGINAL) :]] == list(ADDED_HEADERS)
+    info = read_dead_letter_headers(headers)
+    assert (info.claim_id, info.answer_id) == ("A01:3", "A01")
+    assert info.original_headers == tuple(ORIGINAL)
+
+
+def test_a_whole_answer_names_only_its_answer() -> None:
+    headers = dead_letter_headers([], **ARGS, answer_id="A01")
+    assert dict(headers)[HEADER_ANSWER_ID] == b"A01"
+    assert HEADER_CLAIM_ID not in dict(headers)
+    info = read_dead_letter_headers(headers)
+    assert (info.claim_id, info.answer_id) == (None, "A01")
 
 
 def test_missing_timestamp_round_trips() -> None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from schemas import ClaimEvent
+from schemas import AnswerEvent, ClaimEvent
 from tests.conftest import EXAMPLES
 from worker.checker import Document
+from worker.client.messages import event_message
 from worker.errors import StoreUnavailableError
 from worker.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
 from worker.inputs.documents import iter_documents
 from worker.stream.batch import BatchSettings
-from worker.stream.publish import claim_message
 from worker.stream.records import Header, InputRecord
 
 HANDBOOK = EXAMPLES / "field_sensor_handbook.csv"
@@ -30,6 +30,23 @@ EXPECTED_STATUSES = {
 """What the 16 sample claims come to against the handbook."""
 
 CITATION_FAILURES = ("missing_citation", "unknown_citation", "citation_not_retrieved")
+
+MIXED_MARKERS = (
+    "The logger records a reading every 15 seconds [1]. On low battery it logs every"
+    " 45 seconds [S01]. Calibrate the flow meter at 2.5 L/min, e.g. before each"
+    " deployment【2】. Failed uploads are retried after 5 minutes."
+)
+"""An answer of four sentences citing with ``[1]``, ``[S01]``, ``【2】`` and nothing:
+against the handbook (citations 1 = S01, 2 = S02) they are supported,
+unsupported_quantity (the handbook says 60 seconds), supported (an abbreviation and a
+decimal inside) and missing_citation (a number without a marker)."""
+
+MIXED_MARKERS_STATUSES = (
+    "supported",
+    "unsupported_quantity",
+    "supported",
+    "missing_citation",
+)
 
 SETTINGS = BatchSettings(
     verdicts_topic="verdicts", dlq_topic="dlq", group="workers", max_message_bytes=10_000
@@ -54,7 +71,7 @@ def sample_claims() -> list[ClaimEvent]:
 
 
 def as_records(
-    events: Iterable[ClaimEvent],
+    events: Iterable[ClaimEvent | AnswerEvent],
     *,
     topic: str = "claims",
     partition: int = 0,
@@ -63,7 +80,7 @@ def as_records(
     """The events as consecutive messages of one partition, as the worker would read them."""
     records = []
     for offset, event in enumerate(events):
-        key, value = claim_message(event)
+        key, value = event_message(event)
         records.append(
             InputRecord(topic, partition, offset, 1_700_000_000_000 + offset, key, value, headers)
         )

@@ -37,6 +37,7 @@ def test_added_headers_say_why_and_where_and_read_back() -> None:
         message="S09 is not in the knowledge base",
         group="workers",
         claim_id="C13",
+        answer_id="A01",
     )
     added = [name for name, _ in letter.headers[len(RECORD.headers) :]]
     assert added == list(ADDED_HEADERS)
@@ -47,12 +48,14 @@ def test_added_headers_say_why_and_where_and_read_back() -> None:
     assert info.timestamp == RECORD.timestamp
     assert info.group == "workers"
     assert (info.worker_version, info.checker_version) == (__version__, CHECKER_VERSION)
-    assert info.claim_id == "C13"
+    assert (info.claim_id, info.answer_id) == ("C13", "A01")
     # Even a header that looks like an earlier dead letter's stays with the originals.
     assert info.original_headers == RECORD.headers
 
 
-def test_without_a_claim_id_the_header_is_left_out() -> None:
+def test_without_a_claim_or_answer_id_the_headers_are_left_out() -> None:
     letter = dead_letter(RECORD, topic="dlq", kind="oversize", message="too big", group="g")
-    assert "quantcheck.claim.id" not in {name for name, _ in letter.headers}
-    assert read_dead_letter_headers(letter.headers).claim_id is None
+    names = {name for name, _ in letter.headers}
+    assert not names & {"quantcheck.claim.id", "quantcheck.answer.id"}
+    info = read_dead_letter_headers(letter.headers)
+    assert (info.claim_id, info.answer_id) == (None, None)

@@ -9,10 +9,12 @@ import pytest
 import structlog
 from structlog.testing import capture_logs
 
+from tests.answers.samples import answer
 from tests.schemas.samples import claim_bytes
 from tests.stream.samples import (
     EXPECTED_STATUSES,
     KB_VERSION,
+    MIXED_MARKERS,
     SETTINGS,
     Versions,
     as_records,
@@ -119,3 +121,38 @@ def test_a_dead_letter_kind_without_a_metric_series_does_not_stop_reporting() ->
     assert sample(metrics, "quantcheck_batch_size_count") == 1
     labels = {"model": "model-a", "retriever": "bm25", "kb_version": KB_VERSION}
     assert sample(metrics, "quantcheck_verdicts_total", status="supported", **labels) == 7
+
+
+def test_answer_sentences_count_as_claims_and_the_answer_gets_one_line() -> None:
+    configure_logging(log_format="json", level="debug")
+    event = answer(MIXED_MARKERS, produced_at=COMMITTED_AT - timedelta(seconds=1))
+    unknown = answer(MIXED_MARKERS, answer_id="A02", kb_version="v9")
+    records = as_records([event, unknown])
+    processor = BatchProcessor(Checker(), Versions({KB_VERSION: handbook()}), SETTINGS)
+    result = processor.process(records, checked_at=COMMITTED_AT)
+    metrics = Metrics()
+    with capture_logs() as logs:
+        BatchReporter(metrics).delivered(result, seconds=0.1, committed_at=COMMITTED_AT)
+    labels = {"model": "unknown", "retriever": "unknown", "kb_version": KB_VERSION}
+    for status, count in {"supported": 2, "unsupported_quantity": 1, "missing_citation": 1}.items():
+        assert sample(metrics, "quantcheck_verdicts_total", status=status, **labels) == count
+    for kind in ("missing_citation", "unknown_kb_version"):
+        assert sample(metrics, "quantcheck_dead_letters_total", kind=kind) == 1
+    assert sample(metrics, "quantcheck_batch_size_sum") == 2
+    assert sample(metrics, "quantcheck_end_to_end_latency_seconds_count") == 4
+    assert sample(metrics, "quantcheck_end_to_end_latency_seconds_sum") == pytest.approx(4)
+    (summary,) = [line for line in logs if line["event"] == "batch committed"]
+    assert (summary["records"], summary["verdicts"], summary["answers"]) == (2, 4, 1)
+    assert summary["dead_letters"] == 2
+    (checked,) = [line for line in logs if line["event"] == "answer checked"]
+    assert (checked["answer_id"], checked["status"], checked["claims"]) == (
+        "A01",
+        "unsupported_quantity",
+        4,
+    )
+    lettered = {
+        (line["claim_id"], line.get("answer_id"))
+        for line in logs
+        if line["event"] == "claim dead-lettered"
+    }
+    assert lettered == {("A01:4", "A01"), (None, "A02")}

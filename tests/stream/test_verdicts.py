@@ -132,7 +132,7 @@ def test_checked_at_keeps_the_offset_it_was_given() -> None:
 
 def test_the_verdict_record_is_keyed_by_claim_id() -> None:
     event, _ = check_samples()[0]
-    record = verdict_record(dump_verdict(event), claim_id=event.claim_id, topic="claim-verdicts")
+    record = verdict_record(dump_verdict(event), key=event.claim_id, topic="claim-verdicts")
     assert (record.topic, record.key, record.headers) == ("claim-verdicts", b"C01", ())
     assert record.value == dump_verdict(event)
 

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from schemas import read_dead_letter_headers
 from tests.stream.samples import CLAIMS
@@ -19,6 +18,8 @@ from tests.stream.workers import (
     http_get,
     load_handbook,
     make_topics,
+    scrape,
+    totals,
     wait_until,
 )
 from tests.support.kafka import KafkaBroker, OutgoingRecord, consume_all, produce
@@ -27,23 +28,6 @@ from worker.cli.main import main
 pytestmark = pytest.mark.integration
 
 Names = Callable[[str], str]
-
-
-def scrape(port: int) -> dict[str, list[tuple[dict[str, str], float]]]:
-    status, body = http_get(port, "/metrics")
-    assert status == 200
-    samples: dict[str, list[tuple[dict[str, str], float]]] = {}
-    for family in text_string_to_metric_families(body.decode()):
-        for sample in family.samples:
-            samples.setdefault(sample.name, []).append((sample.labels, sample.value))
-    return samples
-
-
-def totals(samples: list[tuple[dict[str, str], float]], label: str) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for labels, value in samples:
-        counts[labels[label]] += int(value)
-    return +counts
 
 
 def test_metrics_match_the_published_verdicts_and_sigterm_exits_promptly(

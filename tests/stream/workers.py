@@ -1,4 +1,8 @@
-"""Running real workers against the test broker: topics, stores and worker processes."""
+"""Running real workers against the test broker: topics, stores and worker processes, and
+reading their verdicts back.
+
+Also a pytest plugin (registered in tests/conftest.py) for the ``workers`` fixture.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +16,19 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from kafka import KafkaAdminClient, KafkaProducer
+from prometheus_client.parser import text_string_to_metric_families
 
+from schemas import AnswerVerdictEvent, VerdictEvent, parse_verdicts_topic_value, worst_status
 from tests.stream.samples import HANDBOOK, KB_VERSION
-from tests.support.kafka import ROOT, KafkaBroker
+from tests.support.kafka import ROOT, KafkaBroker, consume_all
 from worker.inputs.documents import iter_documents
 from worker.store import open_store
 from worker.stream.config import KafkaConnection, admin_config, producer_config
@@ -102,6 +110,29 @@ def http_get(port: int, path: str) -> tuple[int, bytes]:
         return exc.code, exc.read()
     except (urllib.error.URLError, ConnectionError, TimeoutError):
         return 0, b""
+
+
+Samples = dict[str, list[tuple[dict[str, str], float]]]
+"""A worker's metric samples by name, each with its labels."""
+
+
+def scrape(port: int) -> Samples:
+    """The worker's ``/metrics``, parsed."""
+    status, body = http_get(port, "/metrics")
+    assert status == 200
+    samples: Samples = {}
+    for family in text_string_to_metric_families(body.decode()):
+        for sample in family.samples:
+            samples.setdefault(sample.name, []).append((sample.labels, sample.value))
+    return samples
+
+
+def totals(samples: list[tuple[dict[str, str], float]], label: str) -> Counter[str]:
+    """The samples' values summed per value of ``label``; zeros left out."""
+    counts: Counter[str] = Counter()
+    for labels, value in samples:
+        counts[labels[label]] += int(value)
+    return +counts
 
 
 def wait_until(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
@@ -207,3 +238,57 @@ class WorkerProcess:
         """The partitions of the latest assignment it logged."""
         changes = self.events("assignment changed")
         return set(changes[-1]["partitions"]) if changes else set()
+
+
+@pytest.fixture
+def workers(tmp_path: Path) -> Iterator[Callable[..., WorkerProcess]]:
+    """Starts worker processes; any still running at the end of the test are killed."""
+    started: list[WorkerProcess] = []
+
+    def start(*args: Any, **kwargs: Any) -> WorkerProcess:
+        kwargs.setdefault("log_path", tmp_path / f"worker-{len(started)}.log")
+        worker = WorkerProcess(*args, **kwargs).start()
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        if worker.running():
+            worker.kill()
+
+
+Verdicts = dict[str, VerdictEvent | AnswerVerdictEvent]
+"""A verdicts topic read back: each record by its key, as a claim verdict or answer record."""
+
+
+def read_verdicts(bootstrap: str, topic: str, *, expected: int, timeout_s: float = 60) -> Verdicts:
+    """Wait for ``expected`` records of the verdicts topic (read_committed) and read them;
+    asserts that no key came twice."""
+    records = consume_all(bootstrap, topic, expected=expected, timeout_s=timeout_s)
+    read = {(r.key or b"").decode(): parse_verdicts_topic_value(r.value or b"") for r in records}
+    assert len(read) == len(records), "a key was verdicted twice"
+    return read
+
+
+def checked_answer(
+    verdicts: Verdicts, answer_id: str, statuses: Sequence[str]
+) -> tuple[list[VerdictEvent], AnswerVerdictEvent]:
+    """The claim verdicts ``<answer_id>:1..n`` and the answer record of ``answer_id``,
+    asserted to have ``statuses`` (no more claims) and a record that agrees with them:
+    worst status, counts and claim IDs."""
+    claim_ids = [f"{answer_id}:{n}" for n in range(1, len(statuses) + 1)]
+    claims = [verdicts[claim_id] for claim_id in claim_ids]
+    assert all(isinstance(claim, VerdictEvent) for claim in claims), claim_ids
+    sentences = [claim for claim in claims if isinstance(claim, VerdictEvent)]
+    assert [v.status for v in sentences] == list(statuses)
+    assert {v.answer_id for v in sentences} == {answer_id}
+    assert f"{answer_id}:{len(statuses) + 1}" not in verdicts
+    record = verdicts[answer_id]
+    assert isinstance(record, AnswerVerdictEvent)
+    assert record.status == worst_status(v.status for v in sentences)
+    assert {s: n for s, n in record.counts.as_dict().items() if n} == Counter(statuses)
+    assert [(c.claim_id, c.status) for c in record.claims] == list(
+        zip(claim_ids, statuses, strict=True)
+    )
+    assert {v.source for v in sentences} <= {record.source}
+    return sentences, record

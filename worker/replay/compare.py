@@ -4,15 +4,21 @@ An outcome is compared by status: a verdict's status, or for a message that got 
 the dead-letter kind it got instead (``unknown_kb_version``, ``invalid_json``, ...). The
 citation failures have both, under the same name. Reasons are carried along for people to
 read; a change of reason alone does not make a claim *changed*.
+
+An answer event gives one row per sentence claim and one for the answer's own record,
+whose status is the worst of its claims' and whose reason counts them
+(:func:`answer_reason`), so a change in the counts shows in the reason.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from worker.reports.summary import summary_lines
+from schemas import WORST_FIRST
+from worker.reports.summary import ordered_counts, summary_lines
 
 
 class Transition(StrEnum):
@@ -51,6 +57,13 @@ class Coordinates:
     offset: int
 
 
+def answer_reason(counts: Mapping[str, int]) -> str:
+    """The reason of an answer's own record: how many claims got each status, worst first."""
+    total = sum(counts.values())
+    listed = ", ".join(f"{counts[s]} {s}" for s in WORST_FIRST if counts.get(s))
+    return f"{total} claim{'' if total == 1 else 's'}" + (f": {listed}" if listed else "")
+
+
 def transition_of(recorded: Decision | None, new: Decision, *, compared: bool) -> Transition:
     """Compare the recorded outcome with the new one.
 
@@ -71,6 +84,8 @@ class ReplayedClaim:
     ``read_at`` is the record the replay read (a dead letter, for dead-letter input);
     ``source`` is where the claim message itself was first read, as in its verdict.
     ``verdict_json`` is the new verdict exactly as the worker would publish it.
+    ``answer_id`` is set for the rows of an answer event: each of its claims, and the
+    answer's own row, which has no claim ID.
     """
 
     claim_id: str | None
@@ -81,6 +96,12 @@ class ReplayedClaim:
     new: Decision
     transition: Transition
     verdict_json: bytes | None = None
+    answer_id: str | None = None
+
+    @property
+    def is_answer(self) -> bool:
+        """Whether this is an answer's own row (its record, or its dead letter as a whole)."""
+        return self.claim_id is None and self.answer_id is not None
 
     @property
     def label(self) -> str:
@@ -101,28 +122,37 @@ class Tally:
     def __init__(self, *, comparing: bool) -> None:
         self.comparing = comparing
         self.statuses: Counter[str] = Counter()
+        self.answer_statuses: Counter[str] = Counter()
         self.transitions: Counter[str] = Counter()
         self.differences = 0
 
     @property
     def claims(self) -> int:
-        """Replayed claim messages."""
+        """Replayed claims: claim messages and the sentences of answers."""
         return self.statuses.total()
 
     def add(self, claim: ReplayedClaim) -> None:
-        """Count one replayed claim."""
-        self.statuses[claim.new.status] += 1
+        """Count one replayed claim, or an answer's own row."""
+        (self.answer_statuses if claim.is_answer else self.statuses)[claim.new.status] += 1
         self.transitions[claim.label] += 1
         if claim.differs:
             self.differences += 1
 
     def lines(self) -> list[str]:
-        """The summary: ``claims=N``, one ``status=count`` line each, then the transitions.
+        """The summary: ``claims=N``, one ``status=count`` line each, then, when answers were
+        replayed, ``answers=N`` and one ``answers.status=count`` line each, then the
+        transitions of claims and answers together.
 
         Changes come first, most common first, then ``unchanged`` and ``recorded_missing``
         (both always, so scripts find them); without a comparison, ``not_compared``.
         """
         lines = summary_lines(list(self.statuses.elements()))
+        if self.answer_statuses:
+            lines.append(f"answers={self.answer_statuses.total()}")
+            lines += [
+                f"answers.{status}={count}"
+                for status, count in ordered_counts(self.answer_statuses.elements())
+            ]
         fixed = {t.value for t in Transition}
         changes = sorted(
             ((label, count) for label, count in self.transitions.items() if label not in fixed),

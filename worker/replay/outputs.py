@@ -2,8 +2,10 @@
 
 CSV rows hold the comparison; JSON Lines rows hold the same fields plus ``verdict``, the new
 verdict embedded as the exact JSON the worker would publish (null for a message that gets
-no verdict). Rows follow the replay's order (partition, then offset), so two runs over the
-same input write identical files.
+no verdict). An answer's rows carry its ``answer_id``: one per sentence claim, then the
+answer's own row, with no ``claim_id`` and the answer record as its ``verdict``. Rows follow
+the replay's order (partition, then offset), so two runs over the same input write
+identical files.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from worker.replay.compare import ReplayedClaim
 
 COLUMNS: tuple[str, ...] = (
     "claim_id",
+    "answer_id",
     "topic",
     "partition",
     "offset",
@@ -52,6 +55,7 @@ def row_fields(claim: ReplayedClaim) -> dict[str, str | int | None]:
     recorded = claim.recorded
     return {
         "claim_id": claim.claim_id,
+        "answer_id": claim.answer_id,
         "topic": claim.read_at.topic,
         "partition": claim.read_at.partition,
         "offset": claim.read_at.offset,

@@ -5,6 +5,10 @@ offsets at that moment. Only verdicts whose source lies inside the window are ke
 those only what a comparison needs (claim ID, status, reason), so memory grows with the
 window, not with the topic. An entry is removed when its claim is replayed.
 
+An answer message has several: one verdict per sentence claim and the answer's own record
+(kept with no claim ID, its reason made from its counts by
+:func:`~worker.replay.compare.answer_reason`).
+
 Verdicts are written after the claims they answer, so for a window that starts at a time
 the topic is read from that time, less :data:`CLOCK_SKEW_MS` for producers whose clocks
 disagree; otherwise from the earliest timestamp among the window's first records.
@@ -15,13 +19,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, ValidationError
 
 from schemas import DeadLetterInfo, VerdictStatus
 from worker.replay.clients import offsets_at, partitions_of, topic_offsets
-from worker.replay.compare import Decision
+from worker.replay.compare import Decision, answer_reason
 from worker.replay.source import STALL_TIMEOUT_S, read_range
 from worker.replay.window import PartitionRange, Window
 from worker.stream.batch import CITATION_FAILURE_KINDS
@@ -52,12 +56,45 @@ class RecordedVerdictMessage(BaseModel):
     source: _RecordedSource
 
 
+class RecordedAnswerMessage(BaseModel):
+    """The part of an answer verdict a comparison reads."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    event_type: Literal["answer_verdict"]
+    status: VerdictStatus
+    counts: dict[str, NonNegativeInt]
+    source: _RecordedSource
+
+
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """The recorded outcome of one claim message, and the claim ID it was recorded under."""
+    """The recorded outcome of one claim message, and the claim ID it was recorded under
+    (None for an answer's own record, and for a dead letter that names no claim)."""
 
     claim_id: str | None
     decision: Decision
+
+
+Entries = Recorded | tuple[Recorded, ...]
+"""What is recorded for one message: a claim's verdict alone (most messages, kept without
+a tuple around it), or everything recorded for an answer."""
+
+
+def recorded_for(entries: tuple[Recorded, ...], claim_id: str | None) -> Recorded | None:
+    """The entry recorded for the replayed claim ``claim_id`` (None: an answer's own row,
+    or a message that cannot be read now) of one message.
+
+    The entry of the same claim ID; otherwise a lone entry when either side has no claim
+    ID: the coordinates found it, and one side cannot say which claim it was (a dead
+    letter of a whole answer stands for each of its claims).
+    """
+    for entry in entries:
+        if entry.claim_id == claim_id:
+            return entry
+    if len(entries) == 1 and None in (claim_id, entries[0].claim_id):
+        return entries[0]
+    return None
 
 
 def recorded_dead_letter(info: DeadLetterInfo) -> Recorded:
@@ -75,7 +112,7 @@ class RecordedIndex:
     def __init__(self, window: Window) -> None:
         self._topic = window.topic
         self._ranges = {span.partition: span for span in window.ranges}
-        self._entries: dict[int, dict[int, Recorded]] = {}
+        self._entries: dict[int, dict[int, Entries]] = {}
         self._size = 0
         self.duplicates = 0
         self.unreadable = 0
@@ -83,41 +120,67 @@ class RecordedIndex:
     def add(self, value: bytes | None) -> None:
         """Index one verdict message if it answers a claim of the window.
 
-        A later verdict for the same claim message replaces an earlier one (at-least-once
-        delivery may have written two). Messages that are not verdicts are counted in
-        :attr:`unreadable`.
+        A later verdict for the same claim (or answer) replaces an earlier one
+        (at-least-once delivery may have written two). Messages that are not verdicts are
+        counted in :attr:`unreadable`.
         """
-        try:
-            message = RecordedVerdictMessage.model_validate_json(value or b"")
-        except ValidationError:
+        read = _read_verdict(value or b"")
+        if read is None:
             self.unreadable += 1
             return
-        source = message.source
+        source, entry = read
         span = self._ranges.get(source.partition)
         if source.topic != self._topic or span is None:
             return
         if not span.start <= source.offset < span.end:
             return
         entries = self._entries.setdefault(source.partition, {})
-        if source.offset in entries:
+        held = entries.get(source.offset)
+        if held is None:
+            entries[source.offset] = entry
+            self._size += 1
+            return
+        kept = [held] if isinstance(held, Recorded) else list(held)
+        same = [i for i, old in enumerate(kept) if old.claim_id == entry.claim_id]
+        if same:
             self.duplicates += 1
+            kept[same[0]] = entry
         else:
             self._size += 1
-        # Statuses and reasons repeat across claims; one shared copy each keeps the index small.
-        entries[source.offset] = Recorded(
-            message.claim_id,
-            Decision(sys.intern(message.status), sys.intern(message.reason), verdict=True),
-        )
+            kept.append(entry)
+        entries[source.offset] = kept[0] if len(kept) == 1 else tuple(kept)
 
-    def take(self, partition: int, offset: int) -> Recorded | None:
-        """The recorded outcome of a claim message, removed from the index; None if none."""
+    def take(self, partition: int, offset: int) -> tuple[Recorded, ...]:
+        """What was recorded for a claims message, removed from the index; () if nothing."""
         found = self._entries.get(partition, {}).pop(offset, None)
-        if found is not None:
-            self._size -= 1
-        return found
+        if found is None:
+            return ()
+        taken = (found,) if isinstance(found, Recorded) else found
+        self._size -= len(taken)
+        return taken
 
     def __len__(self) -> int:
         return self._size
+
+
+def _read_verdict(value: bytes) -> tuple[_RecordedSource, Recorded] | None:
+    """The source and recorded outcome of a claim verdict or an answer verdict; None for
+    anything else. Claim verdicts, nearly every message, are tried first."""
+    try:
+        claim = RecordedVerdictMessage.model_validate_json(value)
+    except ValidationError:
+        pass
+    else:
+        # Statuses and reasons repeat across claims; one shared copy each keeps the index
+        # small.
+        decision = Decision(sys.intern(claim.status), sys.intern(claim.reason), verdict=True)
+        return claim.source, Recorded(claim.claim_id, decision)
+    try:
+        answer = RecordedAnswerMessage.model_validate_json(value)
+    except ValidationError:
+        return None
+    decision = Decision(sys.intern(answer.status), answer_reason(answer.counts), verdict=True)
+    return answer.source, Recorded(None, decision)
 
 
 def read_recorded(

@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from schemas import FactResult, VerdictEvent
+from schemas import ClaimEvent, FactResult, VerdictEvent, parse_verdicts_topic_value
 from worker.errors import UsageError
 from worker.replay.compare import ReplayedClaim, Tally, Transition
 from worker.replay.replayer import Replayed
@@ -100,11 +100,19 @@ class HtmlReport:
         verdict = (
             None
             if replayed.claim.verdict_json is None
-            else VerdictEvent.model_validate_json(replayed.claim.verdict_json)
+            else parse_verdicts_topic_value(replayed.claim.verdict_json)
         )
-        facts = tuple(verdict.facts) if verdict is not None else ()
+        # An answer's record has no facts; each of its claims' facts point into the answer.
+        facts = tuple(verdict.facts) if isinstance(verdict, VerdictEvent) else ()
         kb_version = verdict.kb_version if verdict is not None else None
-        text = replayed.event.claim_text if replayed.event is not None else None
+        event = replayed.event
+        text = (
+            None
+            if event is None
+            else event.claim_text
+            if isinstance(event, ClaimEvent)
+            else event.answer_text
+        )
         self._views.append(
             ClaimView(
                 replayed.claim,
@@ -279,7 +287,9 @@ def highlighted(text: str, facts: Sequence[FactResult]) -> str:
 
 def _claim_section(view: ClaimView) -> str:
     claim = view.claim
-    name = html.escape(claim.claim_id or "(no claim ID)")
+    name = html.escape(
+        claim.claim_id or (f"answer {claim.answer_id}" if claim.answer_id else "(no claim ID)")
+    )
     where = f"{claim.source.topic} partition {claim.source.partition} offset {claim.source.offset}"
     rows = [
         ("read at", f"{claim.read_at.topic} {claim.read_at.partition}:{claim.read_at.offset}"),

@@ -169,6 +169,9 @@ class _Sinks:
         self.publisher: Publisher | None = None
         self.published = 0
         self.republished = 0
+        # The original coordinates of the answers republished so far: an answer is replayed
+        # once per row and per dead letter of one of its sentences, and is sent back once.
+        self._republished_answers: set[tuple[str, int, int]] = set()
 
     def take(self, item: Replayed) -> None:
         """Pass one replayed claim to every output."""
@@ -182,9 +185,21 @@ class _Sinks:
         if self.options.publish_to and item.verdict is not None:
             self.publisher.send(item.verdict)
             self.published += 1
-        if self.options.republish_to and _republishable(item):
+        if self.options.republish_to and self._republishable(item):
             self.publisher.send(_original(item, self.options.republish_to))
             self.republished += 1
+
+    def _republishable(self, item: Replayed) -> bool:
+        if item.source.dead_letter is None or not item.passes_gates:
+            return False
+        if item.claim.answer_id is None:
+            return True
+        original = item.source.claim
+        where = (original.topic, original.partition, original.offset)
+        if where in self._republished_answers:
+            return False
+        self._republished_answers.add(where)
+        return True
 
     def finish(
         self, out: TextIO, err: TextIO, reader: WindowReader, index: RecordedIndex | None
@@ -232,16 +247,12 @@ def _lookup(options: ReplayOptions, index: RecordedIndex | None) -> RecordedLook
     if options.dead_letters:
         return _dead_letter_outcome
     if index is None:
-        return lambda source: None
+        return lambda source: ()
     return lambda source: index.take(source.partition, source.offset)
 
 
-def _dead_letter_outcome(source: SourceRecord) -> Recorded | None:
-    return None if source.dead_letter is None else recorded_dead_letter(source.dead_letter)
-
-
-def _republishable(item: Replayed) -> bool:
-    return item.source.dead_letter is not None and item.passes_gates
+def _dead_letter_outcome(source: SourceRecord) -> tuple[Recorded, ...]:
+    return () if source.dead_letter is None else (recorded_dead_letter(source.dead_letter),)
 
 
 def _original(item: Replayed, topic: str) -> OutputRecord:

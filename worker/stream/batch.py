@@ -4,20 +4,36 @@ Pure apart from the document resolver: the cited documents of every claim in the
 are fetched with one query per knowledge-base version, then each claim is checked in
 message order. A store outage propagates as ``StoreUnavailableError`` before anything is
 produced, so the caller can retry the whole batch.
+
+An answer event is split into one claim per sentence before the lookup, so its sentences'
+documents are fetched with everyone else's; each sentence is checked like a claim, its
+spans moved into the answer text, and the answer gets one more record after its claims'
+verdicts. Whatever stops the answer as a whole (unreadable, unknown version, a check that
+raised, a refused verdict) dead-letters the whole answer message once; a sentence that
+fails a citation gate gets its verdict and a dead letter of the answer message naming the
+sentence's claim ID.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from schemas import ClaimEvent, DeadLetterKind
+from schemas import AnswerEvent, ClaimEvent, DeadLetterKind
+from worker.answers.claims import AnswerSentence, answer_sentences, in_answer
+from worker.answers.split import SentenceClaim
 from worker.checker import Checker, Claim, Document, Status, Verdict
 from worker.store.resolve import DocumentResolver, resolve_cited
+from worker.stream.answer_verdicts import (
+    ClaimStatus,
+    answer_status,
+    answer_verdict_event,
+    answer_verdict_record,
+)
 from worker.stream.dead_letters import dead_letter
-from worker.stream.decode import DecodeFailure, decode_claim
+from worker.stream.decode import DecodeFailure, decode_message
 from worker.stream.records import InputRecord, OutputRecord
 from worker.stream.verdicts import source_of, verdict_json, verdict_record
 
@@ -41,7 +57,11 @@ class BatchSettings:
 
 @dataclass(frozen=True, slots=True)
 class Checked:
-    """A claim that got a verdict (and, for a citation failure, also a dead letter)."""
+    """A claim that got a verdict (and, for a citation failure, also a dead letter).
+
+    For a sentence of an answer, ``record`` is the answer's message, ``claim`` the
+    sentence's claim event and the verdict's spans are in the answer text.
+    """
 
     record: InputRecord
     claim: ClaimEvent
@@ -55,17 +75,59 @@ class Checked:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckedAnswer:
+    """An answer whose every sentence got a verdict, and which gets an answer record."""
+
+    record: InputRecord
+    answer: AnswerEvent
+    sentences: tuple[AnswerSentence, ...]
+    checked: tuple[Checked, ...]
+    """One per sentence, in sentence order."""
+
+    @property
+    def claims(self) -> tuple[ClaimStatus, ...]:
+        """Each sentence's claim as the answer record lists it."""
+        return tuple(
+            ClaimStatus(checked.claim.claim_id, checked.verdict.status, part.sentence.span)
+            for part, checked in zip(self.sentences, self.checked, strict=True)
+        )
+
+    @property
+    def status(self) -> str:
+        """The answer's status: the worst of its claims'."""
+        return answer_status(self.claims)
+
+
+@dataclass(frozen=True, slots=True)
 class DeadLettered:
-    """A message that got no verdict, only a dead letter."""
+    """A message that got no verdict, only a dead letter.
+
+    ``claim_id`` and ``answer_id`` are what the dead letter's headers name: a claim's ID,
+    or the ID of an answer dead-lettered as a whole; ``event`` is the message as read,
+    when it could be.
+    """
 
     record: InputRecord
     kind: DeadLetterKind
     message: str
     claim_id: str | None
-    claim: ClaimEvent | None = None
+    event: ClaimEvent | AnswerEvent | None = None
+    answer_id: str | None = None
 
 
-Outcome = Checked | DeadLettered
+Outcome = Checked | CheckedAnswer | DeadLettered
+
+
+@dataclass(frozen=True, slots=True)
+class _Split:
+    """An answer read and split into its sentences, waiting for its documents."""
+
+    answer: AnswerEvent
+    sentences: tuple[AnswerSentence, ...]
+
+
+_Read = ClaimEvent | _Split | DecodeFailure | DeadLettered
+"""A message after decoding: a claim, a split answer, or why it gets only a dead letter."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,27 +166,9 @@ class BatchProcessor:
         Raises ``StoreUnavailableError`` (from the resolver) when the documents cannot be
         read right now; nothing is lost, as nothing has been produced yet.
         """
-        decoded = [
-            (record, decode_claim(record.value, max_message_bytes=self._settings.max_message_bytes))
-            for record in records
-        ]
-        claims = [claim for _, claim in decoded if isinstance(claim, ClaimEvent)]
-        documents = resolve_cited(self._resolver, ((c.kb_version, c.cited_doc_ids) for c in claims))
-        outcomes: list[Outcome] = []
-        for record, claim in decoded:
-            if isinstance(claim, DecodeFailure):
-                outcome: Outcome = DeadLettered(record, claim.kind, claim.message, claim.claim_id)
-            elif claim.kb_version not in documents:
-                outcome = DeadLettered(
-                    record,
-                    "unknown_kb_version",
-                    f"knowledge-base version {claim.kb_version!r} is not in the document store",
-                    claim.claim_id,
-                    claim,
-                )
-            else:
-                outcome = self._check(record, claim, documents[claim.kb_version])
-            outcomes.append(outcome)
+        read = [(record, self._read(record)) for record in records]
+        documents = resolve_cited(self._resolver, _cited(item for _, item in read))
+        outcomes = [self._outcome(record, item, documents) for record, item in read]
         return self._result(outcomes, checked_at)
 
     def refuse_outputs(
@@ -142,8 +186,12 @@ class BatchProcessor:
 
     @staticmethod
     def _refused(outcome: Outcome, kind: DeadLetterKind, message: str) -> DeadLettered:
-        claim_id = outcome.claim_id if isinstance(outcome, DeadLettered) else outcome.claim.claim_id
-        return DeadLettered(outcome.record, kind, message, claim_id, outcome.claim)
+        if isinstance(outcome, DeadLettered):
+            return replace(outcome, kind=kind, message=message)
+        if isinstance(outcome, CheckedAnswer):
+            answer = outcome.answer
+            return DeadLettered(outcome.record, kind, message, None, answer, answer.answer_id)
+        return DeadLettered(outcome.record, kind, message, outcome.claim.claim_id, outcome.claim)
 
     def _result(self, outcomes: Sequence[Outcome], checked_at: datetime) -> BatchResult:
         outputs: list[OutputRecord] = []
@@ -154,60 +202,172 @@ class BatchProcessor:
             owners.extend([number] * len(made))
         return BatchResult(tuple(outputs), tuple(outcomes), tuple(owners), checked_at)
 
+    def _read(self, record: InputRecord) -> _Read:
+        event = decode_message(record.value, max_message_bytes=self._settings.max_message_bytes)
+        if not isinstance(event, AnswerEvent):
+            return event
+        try:
+            return _Split(event, answer_sentences(event, scope=self._checker.options.scope))
+        except Exception as exc:
+            # A splitter bug must cost this answer a dead letter, not the worker a poison
+            # loop, exactly as a checker bug costs a claim.
+            return _whole_answer(
+                record, event, "check_failed", f"the split failed: {type(exc).__name__}: {exc}"
+            )
+
+    def _outcome(
+        self, record: InputRecord, item: _Read, documents: Mapping[str, Mapping[str, Document]]
+    ) -> Outcome:
+        if isinstance(item, ClaimEvent):
+            if item.kb_version not in documents:
+                return DeadLettered(
+                    record,
+                    "unknown_kb_version",
+                    _unknown_version(item.kb_version),
+                    item.claim_id,
+                    item,
+                )
+            claim = Claim(
+                item.claim_text, tuple(item.cited_doc_ids), frozenset(item.retrieved_doc_ids)
+            )
+            return self._check(record, item, claim, documents[item.kb_version])
+        if isinstance(item, _Split):
+            version = item.answer.kb_version
+            if version not in documents:
+                return _whole_answer(
+                    record, item.answer, "unknown_kb_version", _unknown_version(version)
+                )
+            return self._check_answer(record, item, documents[version])
+        if isinstance(item, DecodeFailure):
+            return DeadLettered(
+                record, item.kind, item.message, item.claim_id, answer_id=item.answer_id
+            )
+        return item
+
     def _check(
         self,
         record: InputRecord,
-        claim: ClaimEvent,
+        event: ClaimEvent,
+        claim: Claim,
         documents: Mapping[str, Document],
-    ) -> Outcome:
+        sentence: SentenceClaim | None = None,
+    ) -> Checked | DeadLettered:
+        """Check one claim, or one sentence of an answer (its spans then moved into the
+        answer)."""
         started = self._timer()
         try:
-            verdict = self._checker.check(
-                Claim(
-                    text=claim.claim_text,
-                    cited_doc_ids=tuple(claim.cited_doc_ids),
-                    retrieved_doc_ids=frozenset(claim.retrieved_doc_ids),
-                ),
-                documents,
-            )
+            verdict = self._checker.check(claim, documents)
+            if sentence is not None:
+                verdict = in_answer(verdict, sentence)
         except Exception as exc:
             return DeadLettered(
                 record,
                 "check_failed",
                 f"the check failed: {type(exc).__name__}: {exc}",
-                claim.claim_id,
-                claim,
+                event.claim_id,
+                event,
             )
-        return Checked(record, claim, verdict, self._timer() - started)
+        return Checked(record, event, verdict, self._timer() - started)
+
+    def _check_answer(
+        self, record: InputRecord, split: _Split, documents: Mapping[str, Document]
+    ) -> CheckedAnswer | DeadLettered:
+        checked: list[Checked] = []
+        for part in split.sentences:
+            outcome = self._check(record, part.event, part.claim, documents, part.sentence)
+            if isinstance(outcome, DeadLettered):
+                # The answer record needs every sentence's status: without one, the whole
+                # answer is dead-lettered, the message naming the sentence.
+                return _whole_answer(
+                    record,
+                    split.answer,
+                    "check_failed",
+                    f"{part.event.claim_id}: {outcome.message}",
+                )
+            checked.append(outcome)
+        return CheckedAnswer(record, split.answer, split.sentences, tuple(checked))
 
     def _outputs(self, outcome: Outcome, checked_at: datetime) -> list[OutputRecord]:
         settings = self._settings
-        if isinstance(outcome, DeadLettered):
-            return [
-                dead_letter(
-                    outcome.record,
-                    topic=settings.dlq_topic,
-                    kind=outcome.kind,
-                    message=outcome.message,
-                    group=settings.group,
-                    claim_id=outcome.claim_id,
-                )
+        if isinstance(outcome, Checked):
+            return self._claim_outputs(outcome, checked_at)
+        if isinstance(outcome, CheckedAnswer):
+            answer = outcome.answer
+            outputs = [
+                output
+                for checked in outcome.checked
+                for output in self._claim_outputs(checked, checked_at, answer.answer_id)
             ]
+            event = answer_verdict_event(
+                answer, outcome.claims, source_of(outcome.record), checked_at=checked_at
+            )
+            outputs.append(answer_verdict_record(event, topic=settings.verdicts_topic))
+            return outputs
+        return [
+            self._dead_letter(
+                outcome.record, outcome.kind, outcome.message, outcome.claim_id, outcome.answer_id
+            )
+        ]
+
+    def _claim_outputs(
+        self, outcome: Checked, checked_at: datetime, answer_id: str | None = None
+    ) -> list[OutputRecord]:
+        """A claim's verdict, then its dead letter if it failed a citation gate.
+
+        ``answer_id`` is set for a sentence of an answer: its dead letter names the answer.
+        """
+        settings = self._settings
         value = verdict_json(
             outcome.verdict, outcome.claim, source_of(outcome.record), checked_at=checked_at
         )
-        outputs = [
-            verdict_record(value, claim_id=outcome.claim.claim_id, topic=settings.verdicts_topic)
-        ]
+        outputs = [verdict_record(value, key=outcome.claim.claim_id, topic=settings.verdicts_topic)]
         if outcome.dead_lettered:
+            kind = CITATION_FAILURE_KINDS[outcome.verdict.status]
             outputs.append(
-                dead_letter(
-                    outcome.record,
-                    topic=settings.dlq_topic,
-                    kind=CITATION_FAILURE_KINDS[outcome.verdict.status],
-                    message=outcome.verdict.reason,
-                    group=settings.group,
-                    claim_id=outcome.claim.claim_id,
+                self._dead_letter(
+                    outcome.record, kind, outcome.verdict.reason, outcome.claim.claim_id, answer_id
                 )
             )
         return outputs
+
+    def _dead_letter(
+        self,
+        record: InputRecord,
+        kind: DeadLetterKind,
+        message: str,
+        claim_id: str | None,
+        answer_id: str | None,
+    ) -> OutputRecord:
+        settings = self._settings
+        return dead_letter(
+            record,
+            topic=settings.dlq_topic,
+            kind=kind,
+            message=message,
+            group=settings.group,
+            claim_id=claim_id,
+            answer_id=answer_id,
+        )
+
+
+def _cited(items: Iterable[_Read]) -> Iterator[tuple[str, Sequence[str]]]:
+    """The (version, cited IDs) of every claim and of every answer, whose IDs are those of
+    all its sentences (none for an answer without sentences, whose version is still
+    looked up)."""
+    for item in items:
+        if isinstance(item, ClaimEvent):
+            yield item.kb_version, item.cited_doc_ids
+        elif isinstance(item, _Split):
+            cited = [doc_id for part in item.sentences for doc_id in part.event.cited_doc_ids]
+            yield item.answer.kb_version, cited
+
+
+def _unknown_version(kb_version: str) -> str:
+    return f"knowledge-base version {kb_version!r} is not in the document store"
+
+
+def _whole_answer(
+    record: InputRecord, answer: AnswerEvent, kind: DeadLetterKind, message: str
+) -> DeadLettered:
+    """The one dead letter of an answer that gets no verdicts at all."""
+    return DeadLettered(record, kind, message, None, answer, answer.answer_id)

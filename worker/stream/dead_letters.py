@@ -16,6 +16,7 @@ def dead_letter(
     message: str,
     group: str,
     claim_id: str | None = None,
+    answer_id: str | None = None,
 ) -> OutputRecord:
     """The dead letter of ``record`` for ``topic``.
 
@@ -34,5 +35,6 @@ def dead_letter(
         worker_version=__version__,
         checker_version=CHECKER_VERSION,
         claim_id=claim_id,
+        answer_id=answer_id,
     )
     return OutputRecord(topic=topic, key=record.key, value=record.value, headers=tuple(headers))

@@ -1,4 +1,5 @@
-"""Turning a raw claim message into a claim event, or into the reason it cannot be one."""
+"""Turning a raw message of the claims topic into a claim or answer event, or into the
+reason it cannot be one."""
 
 from __future__ import annotations
 
@@ -6,25 +7,38 @@ from dataclasses import dataclass
 
 import pydantic_core
 
-from schemas import ClaimDecodeError, ClaimEvent, DeadLetterKind, parse_claim
+from schemas import (
+    ANSWER_EVENT_TYPE,
+    EVENT_TYPE_FIELD,
+    AnswerEvent,
+    ClaimDecodeError,
+    ClaimEvent,
+    DeadLetterKind,
+    parse_claims_topic_value,
+)
 from schemas.limits import MAX_ID_CHARS
 
 
 @dataclass(frozen=True, slots=True)
 class DecodeFailure:
-    """Why a message is not a readable claim, and its claim ID when that much could be read."""
+    """Why a message is not a readable event, and its claim ID (for a claim) or answer ID
+    (for an answer) when that much could be read."""
 
     kind: DeadLetterKind
     message: str
     claim_id: str | None = None
+    answer_id: str | None = None
 
 
-def decode_claim(value: bytes | None, *, max_message_bytes: int) -> ClaimEvent | DecodeFailure:
-    """Read one claim message value.
+def decode_message(
+    value: bytes | None, *, max_message_bytes: int
+) -> ClaimEvent | AnswerEvent | DecodeFailure:
+    """Read one message value of the claims topic: a claim event, or an answer event when
+    its ``event_type`` says so.
 
     Values longer than ``max_message_bytes`` are refused as ``oversize`` before any parsing,
     so their cost stays one length check. Every other failure carries the kind
-    :func:`schemas.parse_claim` gave it.
+    :func:`schemas.parse_claims_topic_value` gave it.
     """
     if value is not None and len(value) > max_message_bytes:
         return DecodeFailure(
@@ -33,26 +47,34 @@ def decode_claim(value: bytes | None, *, max_message_bytes: int) -> ClaimEvent |
             f"{max_message_bytes} bytes",
         )
     try:
-        return parse_claim(value)
+        return parse_claims_topic_value(value)
     except ClaimDecodeError as exc:
-        claim_id = _readable_claim_id(value) if exc.kind != "invalid_utf8" else None
-        return DecodeFailure(exc.kind, exc.message, claim_id)
+        if exc.kind == "invalid_utf8":
+            return DecodeFailure(exc.kind, exc.message)
+        claim_id, answer_id = _readable_ids(value)
+        return DecodeFailure(exc.kind, exc.message, claim_id, answer_id)
 
 
-def _readable_claim_id(value: bytes | None) -> str | None:
-    """The ``claim_id`` of a JSON object that failed validation, when it is a usable ID.
+def _readable_ids(value: bytes | None) -> tuple[str | None, str | None]:
+    """The usable ``claim_id`` of a JSON claim, or ``answer_id`` of a JSON answer, that
+    failed validation.
 
-    Only failures pay for this second parse; it lets the dead letter name the claim.
+    Only failures pay for this second parse; it lets the dead letter name the event.
     """
     if value is None:
-        return None
+        return None, None
     try:
         document = pydantic_core.from_json(value)
     except (ValueError, RecursionError):
-        return None
+        return None, None
     if not isinstance(document, dict):
-        return None
-    claim_id = document.get("claim_id")
-    if isinstance(claim_id, str) and 0 < len(claim_id) <= MAX_ID_CHARS:
-        return claim_id
+        return None, None
+    if document.get(EVENT_TYPE_FIELD) == ANSWER_EVENT_TYPE:
+        return None, _usable_id(document.get("answer_id"))
+    return _usable_id(document.get("claim_id")), None
+
+
+def _usable_id(value: object) -> str | None:
+    if isinstance(value, str) and 0 < len(value) <= MAX_ID_CHARS:
+        return value
     return None

@@ -15,7 +15,7 @@ DEFAULT_TIMEOUT_S = 60.0
 
 def claim_message(event: ClaimEvent) -> tuple[bytes, bytes]:
     """The key and value of a claim message: the claim ID and the event's JSON, UTF-8."""
-    return event.claim_id.encode("utf-8"), event.model_dump_json().encode("utf-8")
+    return event_message(event)
 
 
 def publish_claims(

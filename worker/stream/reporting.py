@@ -1,7 +1,8 @@
 """Metrics and log lines for a delivered batch: one line per dead letter, one summary per batch.
 
 Only committed work is reported, so a batch that is aborted and read again is counted once.
-Claim text and prompt appear in log lines only when ``log_claim_text`` is set.
+Each sentence of an answer is reported as the claim it is. Claim text and prompt appear in
+log lines only when ``log_claim_text`` is set.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import structlog
 from structlog.typing import FilteringBoundLogger
 
 from worker.observability.metrics import Metrics
-from worker.stream.batch import BatchResult, Checked, DeadLettered
+from worker.stream.batch import BatchResult, Checked, CheckedAnswer, DeadLettered
 from worker.stream.records import InputRecord
 
 log = structlog.get_logger("quantcheck.worker")
@@ -41,21 +42,37 @@ class BatchReporter:
         claim_lines = logger.is_enabled_for(logging.DEBUG)
         statuses: Counter[str] = Counter()
         dead_letters: Counter[str] = Counter()
+        answers = 0
         for outcome in result.outcomes:
-            if isinstance(outcome, Checked):
-                statuses[outcome.verdict.status.value] += 1
-                self._checked(outcome, committed_at, logger, claim_lines=claim_lines)
-                if outcome.dead_lettered:
-                    dead_letters[outcome.verdict.status.value] += 1
-            else:
+            if isinstance(outcome, DeadLettered):
                 dead_letters[outcome.kind] += 1
                 self._dead_lettered(outcome, logger)
+                continue
+            if isinstance(outcome, CheckedAnswer):
+                answers += 1
+                checked: tuple[Checked, ...] = outcome.checked
+                if claim_lines:
+                    logger.debug(
+                        "answer checked",
+                        answer_id=outcome.answer.answer_id,
+                        **coordinates(outcome.record),
+                        status=outcome.status,
+                        claims=len(checked),
+                    )
+            else:
+                checked = (outcome,)
+            for claim in checked:
+                statuses[claim.verdict.status.value] += 1
+                self._checked(claim, committed_at, logger, claim_lines=claim_lines)
+                if claim.dead_lettered:
+                    dead_letters[claim.verdict.status.value] += 1
         self._metrics.record_batch(len(result.outcomes))
         first = result.outcomes[0].record if result.outcomes else None
         logger.info(
             "batch committed",
             records=len(result.outcomes),
             verdicts=sum(statuses.values()),
+            answers=answers,
             dead_letters=sum(dead_letters.values()),
             statuses=dict(sorted(statuses.items())),
             dead_letter_kinds=dict(sorted(dead_letters.items())),
@@ -97,7 +114,7 @@ class BatchReporter:
             self._count_dead_letter(verdict.status.value)
             logger.warning(
                 "claim dead-lettered",
-                claim_id=claim.claim_id,
+                **_ids(claim.claim_id, claim.answer_id),
                 **coordinates(outcome.record),
                 kind=verdict.status.value,
                 reason=verdict.reason,
@@ -107,7 +124,7 @@ class BatchReporter:
         self._count_dead_letter(outcome.kind)
         logger.warning(
             "claim dead-lettered",
-            claim_id=outcome.claim_id,
+            **_ids(outcome.claim_id, outcome.answer_id),
             **coordinates(outcome.record),
             kind=outcome.kind,
             reason=outcome.message,
@@ -120,3 +137,10 @@ class BatchReporter:
             # A kind the metrics module has no series for must not stop the worker: the
             # dead letter itself is already committed.
             log.error("dead-letter kind has no metric series", kind=kind)
+
+
+def _ids(claim_id: str | None, answer_id: str | None) -> dict[str, Any]:
+    """The IDs a line about a dead letter carries: the claim's, and the answer's if any."""
+    if answer_id is None:
+        return {"claim_id": claim_id}
+    return {"claim_id": claim_id, "answer_id": answer_id}

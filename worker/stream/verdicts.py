@@ -139,9 +139,10 @@ def fact_payload(check: FactCheck) -> dict[str, Any]:
     }
 
 
-def verdict_record(value: bytes, *, claim_id: str, topic: str) -> OutputRecord:
-    """A verdict's JSON as a record keyed by its claim ID."""
-    return OutputRecord(topic=topic, key=claim_id.encode("utf-8"), value=value, headers=())
+def verdict_record(value: bytes, *, key: str, topic: str) -> OutputRecord:
+    """A verdict's JSON as a record keyed by ``key``: the claim ID (the answer ID for an
+    answer record)."""
+    return OutputRecord(topic=topic, key=key.encode("utf-8"), value=value, headers=())
 
 
 def _span(mention: Mention) -> dict[str, int]:
