@@ -20,7 +20,7 @@ from worker.errors import UsageError
 from worker.observability.http import MetricsServer, start_from_settings
 from worker.observability.logging import configure_logging
 from worker.observability.metrics import Metrics
-from worker.settings import add_settings, as_bool, as_int
+from worker.settings import add_settings, as_bool, as_int, as_mib
 from worker.store import StoreTimeouts, mask_url
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
 from worker.stream.loop import EXIT_FATAL, Worker, WorkerOptions
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         instance=options.instance_id,
         **connection.describe(),
     )
-    cache_bytes = as_int(args.document_cache_mib, name="document_cache_mib") * 1024 * 1024
+    cache_bytes = as_mib(args.document_cache_mib, name="document_cache_mib")
     with opened_store(
         args.store_url,
         cache_size=cache_size,

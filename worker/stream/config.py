@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from worker.errors import UsageError
+from worker.settings import MIB
 
 SASL_PROTOCOLS = frozenset({"SASL_PLAINTEXT", "SASL_SSL"})
 TLS_PROTOCOLS = frozenset({"SSL", "SASL_SSL"})
@@ -32,7 +33,6 @@ CONNECTION_SETTINGS: tuple[str, ...] = (
 )
 """The settings every command that talks to Kafka takes."""
 
-MIB = 1024 * 1024
 MAX_CLAIM_RECORD_BYTES = 10 * MIB
 """Largest record the claims topic accepts: far above the worker's ``max_message_bytes``, so
 that an oversize claim still reaches the worker and is dead-lettered instead of being
