@@ -63,8 +63,17 @@ class BoundedProducer:
         self._wait(self._transactions().begin_commit(), timeout_s, "commit")
 
     def abort(self, timeout_s: float) -> None:
-        """Abort the transaction, waiting at most ``timeout_s``."""
-        self._wait(self._transactions().begin_abort(), timeout_s, "abort")
+        """Abort the transaction, waiting at most ``timeout_s``; none of its offsets are
+        committed later."""
+        manager = self._transactions()
+        self._wait(manager.begin_abort(), timeout_s, "abort")
+        # kafka-python keeps the offsets of a TxnOffsetCommit the group refused (a stale
+        # generation) after the abort, and sends them again with the next transaction's
+        # offsets, under a generation the broker accepts: an evicted worker would move
+        # another member's committed offsets back, and that member's partitions would be
+        # read and delivered again from there.
+        with manager._lock:
+            manager._pending_txn_offset_commits.clear()
 
     def flush(self, timeout_s: float) -> None:
         """Wait for every acknowledgement; raises ``KafkaTimeoutError`` after ``timeout_s``."""
