@@ -520,12 +520,13 @@ class Worker:
             self._consumer.pause(*assigned)
         self.health.set_degraded(reason)
         self._metrics.set_degraded(True)
-        self._log.warning(
-            "transient failure, retrying",
-            reason=reason,
-            attempt=self._backoff.attempts,
-            retry_in_s=round(delay, 2),
-        )
+        if self.failure is None:
+            self._log.warning(
+                "transient failure, retrying",
+                reason=reason,
+                attempt=self._backoff.attempts,
+                retry_in_s=round(delay, 2),
+            )
 
     def _idle_poll(self) -> None:
         """Poll while paused, so the group keeps this member and rebalances are handled."""
