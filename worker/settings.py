@@ -95,6 +95,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("document_cache_mib", "256", "bound on the document text the store cache holds"),
     Setting("session_timeout_ms", "10000",
             "a worker that stops heartbeating loses its partitions after this long"),
+    Setting("static_membership", "false",
+            "join the group as the static member named by the instance id: restarted with the "
+            "same id, a worker gets its partitions back without a rebalance, but stopped, it "
+            "holds them for the session timeout", ("true", "false")),
 )
 
 # fmt: on

@@ -96,6 +96,7 @@ class WorkerOptions:
     log_claim_text: bool = False
     session_timeout_ms: int = SESSION_TIMEOUT_MS
     call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
+    static_membership: bool = False
 
 
 class _RebalanceEvents(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -199,6 +200,7 @@ class Worker:
                     client_id=client_id,
                     max_poll_records=options.batch_max_records,
                     session_timeout_ms=options.session_timeout_ms,
+                    group_instance_id=options.instance_id if options.static_membership else None,
                 )
             )
         except KafkaError as exc:
