@@ -3,17 +3,16 @@ cannot make a process's memory grow with the number of documents it has checked.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
+from tests.support.memory import traced_mib
 from worker.checker.evidence_cache import LruCache, retained_bytes
 from worker.checker.model import Status
+from worker.settings import MIB
 
-MIB = 1024 * 1024
 DOCUMENTS = 10
 # Each document's facts take about 1.5 MiB: the bound has room for three, not four.
 SENTENCES = 800
@@ -103,15 +102,8 @@ def test_the_facts_of_a_dozen_large_documents_stay_within_the_bound() -> None:
     def growth_mib(bound_bytes: int) -> float:
         """The most memory a process extracting every document's facts through a cache
         bounded by ``bound_bytes`` (0: by count only) holds between documents, over its
-        baseline, as traced allocations (RSS is too noisy beside the broker)."""
-        done = subprocess.run(
-            [sys.executable, "-c", _MEASURE, str(bound_bytes), str(DOCUMENTS), str(SENTENCES)],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=Path(__file__).resolve().parents[2],
-        )
-        return int(done.stdout) / 1024
+        baseline."""
+        return traced_mib(_MEASURE, bound_bytes, DOCUMENTS, SENTENCES)
 
     bounded, unbounded = growth_mib(BOUND_MIB * MIB), growth_mib(0)
     print(f"memory held: {bounded:.1f} MiB bounded by {BOUND_MIB} MiB, {unbounded:.1f} without")

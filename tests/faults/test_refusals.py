@@ -96,6 +96,24 @@ def test_verdicts_too_large_for_their_topic_are_dead_lettered_and_the_stream_goe
     assert (figures.lost, figures.duplicated) == (0, 0)
 
 
+def gives_up(worker: WorkerProcess, port: int, *, named: str) -> dict[str, Any]:
+    """Wait for ``/readyz`` to answer 503 naming ``named`` (or for the worker to have ended),
+    then for the worker to exit with the status of a fatal failure after the bounded number
+    of tries; returns its one ``giving up`` line."""
+
+    def not_ready() -> bool:
+        status, body = http_get(port, "/readyz")
+        return status == 503 and named in json.loads(body or b"{}").get("detail", "")
+
+    wait_until(lambda: not_ready() or not worker.running(), 60, f"/readyz to name {named}")
+    assert worker.process is not None
+    assert worker.process.wait(timeout=120) == EXIT_FATAL
+    (line,) = worker.events("giving up")
+    assert line["level"] == "error"
+    assert line["attempts"] == FATAL_ATTEMPTS
+    return line
+
+
 def test_a_topic_deleted_under_a_running_worker_ends_it_with_one_clear_line(
     kafka_broker: KafkaBroker,
     unique_topic: Names,
@@ -126,21 +144,10 @@ def test_a_topic_deleted_under_a_running_worker_ends_it_with_one_clear_line(
     deleted_at = time.monotonic()
     publish(bootstrap, topics.claims, numbered_claims(32, "after"))
 
-    def not_ready() -> bool:
-        status, body = http_get(port, "/readyz")
-        return status == 503 and topics.verdicts in json.loads(body or b"{}").get("detail", "")
-
-    wait_until(lambda: not_ready() or not worker.running(), 60, "/readyz to name the topic")
-    assert worker.process is not None
-    status = worker.process.wait(timeout=120)
-    gave_up_after_s = time.monotonic() - deleted_at
-    assert status == EXIT_FATAL
-    (line,) = worker.events("giving up")
-    assert line["level"] == "error"
+    line = gives_up(worker, port, named=topics.verdicts)
+    print(f"gave up {time.monotonic() - deleted_at:.1f}s after the topic was deleted")
     assert topics.verdicts in line["cause"]
     assert "topics create" in line["fix"]
-    assert line["attempts"] == FATAL_ATTEMPTS
-    print(f"gave up {gave_up_after_s:.1f}s after the topic was deleted")
 
 
 def grant(admin: Any, *rights: tuple[ResourceType, str, ACLOperation]) -> None:
@@ -219,22 +226,11 @@ def test_a_dead_letter_topic_the_worker_may_not_write_ends_it_with_one_clear_lin
     produce(bootstrap, topics.claims, claim_records(numbered_claims(32, "acl")), client=admin_user)
     denied_at = time.monotonic()
 
-    def not_ready() -> bool:
-        status, body = http_get(port, "/readyz")
-        return status == 503 and "TopicAuthorization" in json.loads(body or b"{}").get("detail", "")
-
-    wait_until(lambda: not_ready() or not worker.running(), 60, "/readyz to name the refusal")
-    assert worker.process is not None
-    status = worker.process.wait(timeout=120)
-    gave_up_after_s = time.monotonic() - denied_at
-    assert status == EXIT_FATAL
-    (line,) = worker.events("giving up")
-    assert line["level"] == "error"
-    assert "TopicAuthorizationFailed" in line["cause"]
+    line = gives_up(worker, port, named="TopicAuthorizationFailed")
+    print(f"gave up {time.monotonic() - denied_at:.1f}s after the first claims arrived")
+    assert topics.dlq in line["cause"]
     assert "Write on the verdicts and dead-letter topics" in line["fix"]
-    assert line["attempts"] == FATAL_ATTEMPTS
     retries = worker.events("transient failure, retrying")
     assert len(retries) == FATAL_ATTEMPTS - 1, "no retry is announced after giving up"
     verdicts = consume_all(bootstrap, topics.verdicts, expected=None, client=admin_user)
     assert verdicts == [], "nothing of a batch that could not be delivered whole is committed"
-    print(f"gave up {gave_up_after_s:.1f}s after the first claims arrived")
