@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from worker.errors import UsageError
 
 ENV_PREFIX = "QUANTCHECK_"
+MIB = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,7 @@ SETTINGS: tuple[Setting, ...] = (
             "combined: any cited document may support each fact; single: one must support all",
             ("combined", "single")),
     Setting("evidence_cache_size", "4096", "documents whose extracted facts stay cached"),
+    Setting("evidence_cache_mib", "256", "bound on the memory the cached facts of documents hold"),
     Setting("document_cache_size", "10000", "documents kept in the in-process store cache"),
     Setting("store_statement_timeout_ms", "5000",
             "PostgreSQL lookups running longer fail and are retried (a lock, a stalled server)"),
@@ -96,6 +98,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("processes", "1",
             "worker processes in this container, one per core, under one supervisor with one "
             "/metrics"),
+    Setting("static_membership", "false",
+            "join the group as the static member named by the instance id: restarted with the "
+            "same id, a worker gets its partitions back without a rebalance, but stopped, it "
+            "holds them for the session timeout", ("true", "false")),
 )
 
 # fmt: on
@@ -143,3 +149,8 @@ def as_int(value: str, *, name: str, minimum: int = 0) -> int:
     if number < minimum:
         raise UsageError(f"{name} must be at least {minimum}, got {number}")
     return number
+
+
+def as_mib(value: str, *, name: str) -> int:
+    """Parse a size setting given in MiB; returns it in bytes."""
+    return as_int(value, name=name) * MIB

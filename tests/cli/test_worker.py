@@ -64,6 +64,15 @@ def test_settings_come_from_the_environment_when_no_flag_is_given(
     assert check_options(args).citation_mode.value == "single"
 
 
+def test_static_membership_is_asked_for() -> None:
+    parser = build_parser()
+    assert not worker_options(
+        parser.parse_args(["worker", "--instance-id", "w-1"])
+    ).static_membership
+    static = ["worker", "--instance-id", "w-1", "--static-membership", "true"]
+    assert worker_options(parser.parse_args(static)).static_membership
+
+
 def test_the_instance_id_defaults_to_the_host_name(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("QUANTCHECK_INSTANCE_ID", raising=False)
     monkeypatch.setattr("socket.gethostname", lambda: "worker-host-3")
@@ -79,6 +88,10 @@ def test_the_instance_id_defaults_to_the_host_name(monkeypatch: pytest.MonkeyPat
         (("--security-protocol", "SASL_SSL"), "needs sasl_mechanism"),
         (("--claims-topic", " "), "claims_topic must not be empty"),
         (("--delivery", "maybe"), "invalid choice: 'maybe'"),
+        (
+            ("--static-membership", "true", "--instance-id", "pod 7"),
+            "'pod 7' cannot name a static member",
+        ),
     ],
 )
 def test_bad_settings_are_one_line_usage_errors(

@@ -302,3 +302,16 @@ def test_restart_keeps_the_address_topics_records_and_group_offsets(
         assert [r.value for r in poll_records(fresh, 1)] == [b"after"]
     finally:
         fresh.close(autocommit=False)
+
+
+def test_a_state_dir_keeps_the_mode_it_started_with(kafka_broker: KafkaBroker) -> None:
+    if kafka_broker.state_dir is None:
+        pytest.skip("the broker comes from KAFKA_BOOTSTRAP_SERVERS, not from deploy/local/kafka")
+    started = subprocess.run(
+        [str(KAFKA_SCRIPT), "start", "--authorizer", "--state-dir", str(kafka_broker.state_dir)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert started.returncode == 1
+    assert "was set up without --authorizer" in started.stderr

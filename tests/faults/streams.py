@@ -12,7 +12,8 @@ import statistics
 import threading
 import time
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
@@ -77,7 +78,9 @@ def publish(bootstrap: str, topic: str, claims: Sequence[ClaimEvent]) -> list[st
 
 
 class CommittedVerdicts:
-    """Counts the records of the verdicts topic as a read_committed reader sees them."""
+    """Counts the claims with a verdict on the verdicts topic as a read_committed reader sees
+    it; a claim verdicted twice counts once, so a duplicate cannot stand in for a verdict
+    still to come."""
 
     def __init__(self, bootstrap: str, topic: str, partitions: int = 6) -> None:
         self._consumer: Any = KafkaConsumer(
@@ -88,17 +91,17 @@ class CommittedVerdicts:
         assigned = [TopicPartition(topic, p) for p in range(partitions)]
         self._consumer.assign(assigned)
         self._consumer.seek_to_beginning(*assigned)
-        self._seen = 0
+        self._seen: set[bytes | None] = set()
 
     def count(self, within_s: float = 1.0) -> int:
-        """Committed verdicts so far: reads what has arrived, for at most ``within_s`` so
-        that a busy topic cannot keep the caller waiting."""
+        """Claims with a committed verdict so far: reads what has arrived, for at most
+        ``within_s`` so that a busy topic cannot keep the caller waiting."""
         deadline = time.monotonic() + within_s
         while polled := self._consumer.poll(timeout_ms=200, max_records=5_000):
-            self._seen += sum(len(batch) for batch in polled.values())
+            self._seen.update(record.key for batch in polled.values() for record in batch)
             if time.monotonic() >= deadline:
                 break
-        return self._seen
+        return len(self._seen)
 
     def close(self) -> None:
         """Release the reader's connections."""
@@ -243,14 +246,21 @@ def assert_only_citation_failures_dead_lettered(
     )
 
 
-def freeze_process(pid: int, seconds: float) -> None:
-    """Freeze process ``pid`` (SIGSTOP) for ``seconds``, as a long pause or a frozen
-    container would, then thaw it (SIGCONT)."""
+@contextmanager
+def frozen(pid: int) -> Iterator[None]:
+    """Process ``pid`` frozen (SIGSTOP) for the ``with`` block, as a long pause or a frozen
+    container would leave it, and thawed (SIGCONT) after it."""
     os.kill(pid, signal.SIGSTOP)
     try:
-        time.sleep(seconds)
+        yield
     finally:
         os.kill(pid, signal.SIGCONT)
+
+
+def freeze_process(pid: int, seconds: float) -> None:
+    """Freeze process ``pid`` for ``seconds``, then thaw it."""
+    with frozen(pid):
+        time.sleep(seconds)
 
 
 @dataclass(frozen=True)

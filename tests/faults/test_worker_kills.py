@@ -1,8 +1,10 @@
 """Workers are SIGKILLed at random points of a 20,000-claim stream and restarted under the
-same instance id: a read_committed reader still sees exactly one verdict per claim.
+same instance id: a read_committed reader still sees exactly one verdict per claim, with the
+workers joining the group as dynamic members (the default) or as static ones, which get
+their own partitions back on restart without a rebalance.
 
-The claims arrive over half a minute, as a live stream would, so that every kill hits a
-worker with work in hand. The kill plan (when, and which worker) comes from a seeded
+The claims arrive over a minute, as a live stream would, so that every kill hits a worker
+with work in hand. The kill plan (when, and which worker) comes from a seeded
 random generator; the seed is printed and recorded as a test property, and
 ``QUANTCHECK_FAULT_SEED`` replays the plan (the timing of the run around it varies).
 """
@@ -35,8 +37,10 @@ Names = Callable[[str], str]
 CLAIM_COUNT = 20_000
 PARTITIONS = 6
 INSTANCES = ("a", "b")
-# Ten rounds of the sample claims four times a second: the stream lasts about 35 s.
-CHUNK = 160
+# Five rounds of the sample claims four times a second: the stream lasts about a minute,
+# long enough for the slowest plan, every kill of a dynamic member the one restarted by the
+# kill before (each waits about a session timeout for it to be at work again, see below).
+CHUNK = 80
 CHUNK_EVERY_S = 0.25
 KILLS = 5
 # Kills are planned between these times after the stream starts, one in each of KILLS
@@ -78,7 +82,9 @@ def working(worker: WorkerProcess) -> bool:
     return bool(worker.events("batch committed"))
 
 
+@pytest.mark.parametrize("membership", ["dynamic", "static"])
 def test_random_sigkills_lose_and_duplicate_no_verdict(
+    membership: str,
     kafka_broker: KafkaBroker,
     unique_topic: Names,
     tmp_path: Path,
@@ -106,6 +112,7 @@ def test_random_sigkills_lose_and_duplicate_no_verdict(
             group=group,
             instance=instance,
             log_path=tmp_path / f"{instance}-{runs[instance]}.log",
+            extra=("--static-membership", "true" if membership == "static" else "false"),
         )
 
     running = {name: start(name) for name in INSTANCES}
@@ -115,6 +122,8 @@ def test_random_sigkills_lose_and_duplicate_no_verdict(
         return bool(mine) and bool(theirs) and len(mine | theirs) == PARTITIONS
 
     wait_until(shared, 60, "both workers to share the partitions")
+    # Each restarted worker, and the partitions its killed predecessor held.
+    handed_back: list[tuple[WorkerProcess, set[int]]] = []
 
     stream = Trickle(
         bootstrap,
@@ -137,6 +146,7 @@ def test_random_sigkills_lose_and_duplicate_no_verdict(
                     f"kill {number} to be due {context}",
                 )
                 time.sleep(kill.jitter_s)
+                held = victim.partitions()
                 victim.kill()
                 at_kill = progress.count()
                 assert at_kill < CLAIM_COUNT, f"the stream was over before kill {number} {context}"
@@ -147,6 +157,7 @@ def test_random_sigkills_lose_and_duplicate_no_verdict(
                     f"{at_kill} verdicts committed"
                 )
                 running[kill.instance] = start(kill.instance)
+                handed_back.append((running[kill.instance], held))
             wait_until(
                 lambda: stream.published() >= CLAIM_COUNT,
                 STEP_TIMEOUT_S,
@@ -164,6 +175,10 @@ def test_random_sigkills_lose_and_duplicate_no_verdict(
         assert worker.running(), f"a restarted worker died {context}"
         assert worker.stop() == 0
     assert sum(runs.values()) == len(INSTANCES) + KILLS
+    if membership == "static":
+        for restarted, held in handed_back:
+            first = restarted.events("assignment changed")[0]["partitions"]
+            assert set(first) == held, "a static member gets its own partitions back"
     assert len(claim_ids) == CLAIM_COUNT
 
     # With every worker stopped no transaction is open, so this reads everything committed.

@@ -3,10 +3,9 @@ worker's memory grow with the number it has seen."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.support.memory import traced_mib
 from worker.checker.model import Document, sha256_text
 from worker.store import CachingStore, open_store
 from worker.store.cache import document_bytes
@@ -71,17 +70,8 @@ def test_fifty_five_megabyte_documents_stay_within_the_bound(tmp_path: Path) -> 
 
     def growth_mib(bound_bytes: int) -> float:
         """The most memory a process reading every document through a cache bounded by
-        ``bound_bytes`` (0: by count only) holds between lookups, over its baseline. Python's
-        own allocations are traced: RSS proved too noisy on a machine running the broker
-        and PostgreSQL beside the tests."""
-        done = subprocess.run(
-            [sys.executable, "-c", _MEASURE, url, str(bound_bytes), str(BIG_DOCUMENTS)],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=Path(__file__).resolve().parents[2],
-        )
-        return int(done.stdout) / 1024
+        ``bound_bytes`` (0: by count only) holds between lookups, over its baseline."""
+        return traced_mib(_MEASURE, url, bound_bytes, BIG_DOCUMENTS)
 
     bounded, unbounded = growth_mib(BOUND_MIB * MIB), growth_mib(0)
     print(f"memory held: {bounded:.1f} MiB bounded by {BOUND_MIB} MiB, {unbounded:.1f} without")

@@ -60,9 +60,11 @@ class FakeConsumer:
         log.append(FakeRecord(self.topic, partition, len(log), key, value))
 
     def rebalance(self, partitions: set[int]) -> None:
-        """Revoke everything (eager rebalancing), then assign ``partitions`` anew."""
+        """Revoke everything (eager rebalancing), then assign ``partitions`` anew, each
+        from the committed offset, as the worker's consumer does."""
         if self.listener is not None and self._assigned:
             self.listener.on_partitions_revoked(set(self._assigned))
+        self._assigned = set()
         self.generation += 1 if self.generation >= 0 else 2
         self.member_id, self.state = "member-1", MemberState.STABLE
         self._assign(partitions)

@@ -112,6 +112,15 @@ def test_the_consumer_reads_committed_data_and_commits_only_on_purpose() -> None
     assert config["auto_offset_reset"] == "earliest"
     assert config["max_poll_records"] == 300
     assert "value_deserializer" not in config
+    assert config["group_instance_id"] is None, "a dynamic member unless asked"
+    static = consumer_config(
+        KafkaConnection(("b:9092",)),
+        group_id="g",
+        client_id="c",
+        max_poll_records=300,
+        group_instance_id="w-1",
+    )
+    assert static["group_instance_id"] == "w-1"
 
 
 def test_producers_are_idempotent_and_transactional_only_when_asked() -> None:

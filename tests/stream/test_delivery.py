@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.coordinator.base import Generation
 
 from tests.stream.workers import connection
 from tests.support.kafka import KafkaBroker, consume_all, create_topics, produce
@@ -205,3 +206,33 @@ def test_a_member_out_of_its_generation_commits_nothing(
         delivery.close(5)
     assert member.committed(source) is None
     assert consume_all(kafka_broker.bootstrap, sink, expected=None) == []
+
+
+@pytest.mark.integration
+def test_offsets_the_group_refused_are_not_committed_with_the_next_batch(
+    kafka_broker: KafkaBroker, group: tuple[Group, str, str], unique_topic: Names
+) -> None:
+    """The duplicates the eviction fault test found: kafka-python keeps the offsets of a
+    refused transactional commit after the abort and sends them with the next transaction's,
+    under a generation the broker accepts, moving back the committed offset of a partition
+    that another member may have delivered past meanwhile."""
+    member, source, sink = group
+    read_in = member.generation
+    coordinator = member.consumer._coordinator
+    current = coordinator._generation
+    delivery = TransactionalDelivery(
+        producers(kafka_broker.bootstrap, unique_topic("txn")), member.consumer
+    )
+    try:
+        delivery.ensure_producer()
+        # What an evicted member sees until its heartbeat finds out: its old generation,
+        # which the broker no longer knows.
+        coordinator._generation = Generation(current.generation_id, "evicted", current.protocol)
+        with pytest.raises(DeliveryError, match="rebalanced"):
+            delivery.deliver(outputs(sink, b"stale"), {(source, 0): 3}, generation=read_in)
+        coordinator._generation = current
+        delivery.deliver(outputs(sink, b"next"), {(sink, 0): 1}, generation=read_in)
+    finally:
+        delivery.close(5)
+    assert member.committed(source) is None
+    assert [r.value for r in consume_all(kafka_broker.bootstrap, sink, expected=None)] == [b"next"]

@@ -145,6 +145,20 @@ def test_a_rebalance_drops_the_pending_batch_and_rereads_it() -> None:
     assert max(r.verdict_ids().values()) == 1
 
 
+def test_a_partition_handed_back_is_read_on_from_what_another_member_committed() -> None:
+    r = rig()
+    r.worker._add(r.worker._poll(100, 3))  # part of a batch, not yet due
+    tp = next(iter(r.consumer.assignment()))
+    # In a generation this member missed, another member delivered the first five claims.
+    r.consumer.committed_offsets[tp] = 5
+    r.consumer.rebalance({0})
+    r.settle()
+    ids = r.verdict_ids()
+    assert set(ids) == {c.claim_id for c in sample_claims()[5:8]}, "nothing delivered twice"
+    assert sum(ids.values()) == 3
+    assert r.consumer.committed_offsets[tp] == 8
+
+
 def test_a_commit_that_times_out_abandons_the_producer_and_rereads_from_committed() -> None:
     r = rig()
     r.cluster.hang = True

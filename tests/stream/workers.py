@@ -17,7 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -61,18 +61,24 @@ def connection(bootstrap: str) -> KafkaConnection:
 
 
 def make_topics(
-    bootstrap: str, names: Names, partitions: int = 6, *, verdicts_max_bytes: int | None = None
+    bootstrap: str,
+    names: Names,
+    partitions: int = 6,
+    *,
+    verdicts_max_bytes: int | None = None,
+    client: KafkaConnection | None = None,
 ) -> Topics:
     """Create unique claims/verdicts/dlq topics the way ``quantcheck topics create`` does;
     ``verdicts_max_bytes`` gives the verdicts topic a smaller ``max.message.bytes``, as a
-    cluster whose topics someone else created might."""
+    cluster whose topics someone else created might. ``client`` connects otherwise than in
+    plain text to ``bootstrap``."""
     topics = Topics(names("claims"), names("verdicts"), names("dlq"))
     specs = worker_topics(
         claims=topics.claims, verdicts=topics.verdicts, dlq=topics.dlq, partitions=partitions
     )
     if verdicts_max_bytes is not None:
         specs[1] = replace(specs[1], configs={"max.message.bytes": str(verdicts_max_bytes)})
-    admin = KafkaAdminClient(**admin_config(connection(bootstrap), client_id="tests"))
+    admin = KafkaAdminClient(**admin_config(client or connection(bootstrap), client_id="tests"))
     try:
         create_topics(admin, specs)
     finally:
@@ -156,6 +162,7 @@ class WorkerProcess:
         group: str,
         instance: str,
         extra: tuple[str, ...] = (),
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.argv = [
             sys.executable,
@@ -175,11 +182,13 @@ class WorkerProcess:
             "json",
             *extra,
         ]
+        # Settings given through the environment, such as a password kept off the argv.
+        self.env = dict(env or {})
         self.log_path = log_path
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> WorkerProcess:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), **self.env}
         env.setdefault("QUANTCHECK_METRICS_PORT", "0")
         with self.log_path.open("ab") as log:
             # A session of its own, so that kill() also ends the processes a worker

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,15 +70,18 @@ class OutgoingRecord:
     partition: int | None = None
 
 
-def run_kafka_script(command: str, state_dir: Path, *, timeout_s: float) -> str:
-    """Run ``deploy/local/kafka COMMAND --state-dir STATE_DIR`` and return its stdout, stripped.
+def run_kafka_script(
+    command: str, state_dir: Path, *, timeout_s: float, options: tuple[str, ...] = ()
+) -> str:
+    """Run ``deploy/local/kafka COMMAND --state-dir STATE_DIR [OPTIONS]`` and return its
+    stdout, stripped.
 
     Raises KafkaScriptError with the script's own error line when it fails or hangs.
     """
     env = dict(os.environ)
     # The readiness check needs kafka-python, which the interpreter running the tests has.
     env.setdefault("QUANTCHECK_PYTHON", sys.executable)
-    argv = [str(KAFKA_SCRIPT), command, "--state-dir", str(state_dir)]
+    argv = [str(KAFKA_SCRIPT), command, "--state-dir", str(state_dir), *options]
     try:
         done = subprocess.run(
             argv, capture_output=True, text=True, timeout=timeout_s, env=env, check=False
@@ -112,9 +115,24 @@ class KafkaBroker:
         return self.state_dir is None
 
     @classmethod
-    def launch(cls, state_dir: Path) -> KafkaBroker:
-        """Start a local broker keeping its config, data and logs in ``state_dir``."""
-        return cls(run_kafka_script("start", state_dir, timeout_s=START_TIMEOUT_S), state_dir)
+    def launch(cls, state_dir: Path, *, authorizer: bool = False) -> KafkaBroker:
+        """Start a local broker keeping its config, data and logs in ``state_dir``; with
+        ``authorizer``, one that authenticates users and enforces ACLs (see :meth:`user`)."""
+        options = ("--authorizer",) if authorizer else ()
+        address = run_kafka_script("start", state_dir, timeout_s=START_TIMEOUT_S, options=options)
+        return cls(address, state_dir)
+
+    def user(self, name: str) -> dict[str, str]:
+        """kafka-python settings to connect as ``name`` (``admin``, a super user, or
+        ``worker``) to a broker launched with the authorizer."""
+        users = (self._own_state_dir("read the users of") / "users").read_text()
+        passwords = dict(line.split() for line in users.splitlines() if line.strip())
+        return {
+            "security_protocol": "SASL_PLAINTEXT",
+            "sasl_mechanism": "PLAIN",
+            "sasl_plain_username": name,
+            "sasl_plain_password": passwords[name],
+        }
 
     def stop(self) -> None:
         """Stop the broker cleanly (SIGKILL only if it hangs); a stopped broker stays stopped."""
@@ -167,6 +185,20 @@ def kafka_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KafkaBrok
         run_kafka_script("stop", state_dir, timeout_s=STOP_TIMEOUT_S)
 
 
+@pytest.fixture
+def authorizer_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KafkaBroker]:
+    """A broker of its own that authenticates users (SASL/PLAIN) and enforces ACLs, for the
+    tests that need the cluster to refuse something; stopped when the test ends."""
+    state_dir = tmp_path_factory.mktemp("kafka-authorizer")
+    stop_at_exit = functools.partial(_stop_quietly, state_dir)
+    atexit.register(stop_at_exit)
+    try:
+        yield KafkaBroker.launch(state_dir, authorizer=True)
+    finally:
+        atexit.unregister(stop_at_exit)
+        run_kafka_script("stop", state_dir, timeout_s=STOP_TIMEOUT_S)
+
+
 def unique_topic_name(prefix: str = "test") -> str:
     """``prefix`` plus a random suffix, so tests sharing a broker never share a topic."""
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
@@ -196,11 +228,16 @@ def create_topics(bootstrap: str, names: Iterable[str], partitions: int = 1) -> 
 
 
 def produce(
-    bootstrap: str, topic: str, records: Iterable[bytes | OutgoingRecord]
+    bootstrap: str,
+    topic: str,
+    records: Iterable[bytes | OutgoingRecord],
+    *,
+    client: Mapping[str, Any] | None = None,
 ) -> list[tuple[int, int]]:
     """Send ``records`` with an idempotent, non-transactional producer and wait for every
-    acknowledgement. Returns the (partition, offset) of each record, in order."""
-    producer = KafkaProducer(bootstrap_servers=bootstrap)
+    acknowledgement. Returns the (partition, offset) of each record, in order. ``client``
+    adds settings, such as a user's credentials."""
+    producer = KafkaProducer(bootstrap_servers=bootstrap, **(client or {}))
     try:
         futures = []
         for item in records:
@@ -228,6 +265,7 @@ def consume_all(
     expected: int | None,
     timeout_s: float = 30.0,
     isolation_level: str = "read_committed",
+    client: Mapping[str, Any] | None = None,
 ) -> list[ConsumedRecord]:
     """Read ``topic`` from the beginning of every partition, outside any consumer group.
 
@@ -244,6 +282,7 @@ def consume_all(
         group_id=None,
         enable_auto_commit=False,
         isolation_level=isolation_level,
+        **(client or {}),
     )
     try:
         partitions = _wait_for_partitions(consumer, topic, deadline)

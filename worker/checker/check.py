@@ -39,6 +39,9 @@ class CheckOptions:
     scope: Scope = Scope.ALL
     citation_mode: CitationMode = CitationMode.COMBINED
     evidence_cache_size: int = 4096
+    # Bound on the bytes the cached facts hold (None: by count only). A document of tens of
+    # megabytes yields facts several times its size.
+    evidence_cache_bytes: int | None = None
     # Recent claims whose verdicts stay cached; 0 judges every claim afresh. Claims repeat
     # (FAQ-style answers, replays, files of repeated rows), and a verdict depends only on
     # the claim's text and the content of the documents it cites.
@@ -57,7 +60,7 @@ class Checker:
     def __init__(self, options: CheckOptions | None = None):
         self.options = options or CheckOptions()
         self.evidence_cache: LruCache[str, EvidenceIndex] = LruCache(
-            self.options.evidence_cache_size
+            self.options.evidence_cache_size, max_bytes=self.options.evidence_cache_bytes
         )
         size = self.options.claim_cache_size
         self.claim_cache: LruCache[_ClaimKey, Verdict] | None = LruCache(size) if size else None

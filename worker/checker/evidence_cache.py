@@ -2,28 +2,87 @@
 by claim and evidence.
 
 The same document is cited by many claims, and its text never changes under a given
-hash, so extraction runs once per distinct content rather than once per claim.
+hash, so extraction runs once per distinct content rather than once per claim. Documents
+may be tens of megabytes, and so may their facts, so the cache can be bounded by the bytes
+its values hold as well as by their number.
 """
 
 from __future__ import annotations
 
+import enum
+import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
+# Objects that refer to no others, and objects every cached value shares.
+_LEAVES = (str, bytes, int, float, complex, bool, type(None))
+_SHARED = (enum.Enum, type)
+
+
+def retained_bytes(value: object) -> int:
+    """The memory held by ``value`` and every object it reaches (containers, dataclass
+    fields and slots), each object counted once; enum members and classes, which every
+    value shares, are not counted."""
+    seen: set[int] = set()
+    stack = [value]
+    total = 0
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, _SHARED):
+            continue
+        seen.add(id(item))
+        total += sys.getsizeof(item)
+        if isinstance(item, _LEAVES):
+            continue
+        if isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+        else:
+            stack.extend(_fields(item))
+    return total
+
+
+def _fields(item: object) -> list[object]:
+    """The attributes of an instance, from its ``__dict__`` and its slots."""
+    fields = list(getattr(item, "__dict__", {}).values())
+    for cls in type(item).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(item, name):
+                fields.append(getattr(item, name))
+    return fields
+
 
 class LruCache(Generic[K, V]):
-    """Least-recently-used mapping from a key to a computed value."""
+    """Least-recently-used mapping from a key to a computed value, holding at most
+    ``max_entries`` values and, when ``max_bytes`` is given, at most that many bytes of them
+    as ``size_of`` measures each value (once, when it is computed). A value larger than
+    ``max_bytes`` is returned but not kept."""
 
-    def __init__(self, max_entries: int):
+    def __init__(
+        self,
+        max_entries: int,
+        *,
+        max_bytes: int | None = None,
+        size_of: Callable[[V], int] = retained_bytes,
+    ):
         if max_entries < 1:
             raise ValueError("an LRU cache needs room for at least one entry")
+        if max_bytes is not None and max_bytes < 0:
+            raise ValueError(f"max_bytes must not be negative, got {max_bytes}")
         self._max = max_entries
+        self._max_bytes = max_bytes
+        self._size_of = size_of
         self._entries: OrderedDict[K, V] = OrderedDict()
+        # Bytes of each entry, kept only under a byte bound.
+        self._sizes: dict[K, int] = {}
+        self.cached_bytes = 0
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -39,11 +98,20 @@ class LruCache(Generic[K, V]):
             self.misses += 1
         # Computed outside the lock: extraction is pure, so a rare duplicate is harmless.
         value = compute()
+        size = 0 if self._max_bytes is None else self._size_of(value)
+        if self._max_bytes is not None and size > self._max_bytes:
+            return value
         with self._lock:
+            if self._max_bytes is not None:
+                self.cached_bytes += size - self._sizes.get(key, 0)
+                self._sizes[key] = size
             self._entries[key] = value
             self._entries.move_to_end(key)
-            while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
+            while len(self._entries) > self._max or (
+                self._max_bytes is not None and self.cached_bytes > self._max_bytes
+            ):
+                dropped, _ = self._entries.popitem(last=False)
+                self.cached_bytes -= self._sizes.pop(dropped, 0)
         return value
 
     def __len__(self) -> int:
@@ -53,3 +121,5 @@ class LruCache(Generic[K, V]):
         """Forget every entry (used to measure cold-cache behaviour)."""
         with self._lock:
             self._entries.clear()
+            self._sizes.clear()
+            self.cached_bytes = 0

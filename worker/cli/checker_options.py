@@ -9,9 +9,15 @@ import sys
 from worker.checker import CheckOptions, CitationMode
 from worker.errors import UsageError
 from worker.quantities.categories import Scope
-from worker.settings import as_int
+from worker.settings import as_int, as_mib
 
-CHECK_SETTINGS: tuple[str, ...] = ("scope", "bare_numbers", "citation_mode", "evidence_cache_size")
+CHECK_SETTINGS: tuple[str, ...] = (
+    "scope",
+    "bare_numbers",
+    "citation_mode",
+    "evidence_cache_size",
+    "evidence_cache_mib",
+)
 """The settings that change verdicts or how they are computed."""
 
 _BARE_NUMBERS_SCOPE = {"true": Scope.ALL, "false": Scope.UNITS}
@@ -23,6 +29,7 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
         scope=scope_of(args),
         citation_mode=CitationMode(args.citation_mode),
         evidence_cache_size=as_int(args.evidence_cache_size, name="evidence_cache_size", minimum=1),
+        evidence_cache_bytes=as_mib(args.evidence_cache_mib, name="evidence_cache_mib"),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import socket
 import sys
@@ -29,7 +30,7 @@ from worker.observability.http import (
 from worker.observability.logging import configure_logging
 from worker.observability.merged import MergedMetrics
 from worker.observability.metrics import Metrics
-from worker.settings import BY_NAME, add_settings, as_bool, as_int
+from worker.settings import BY_NAME, add_settings, as_bool, as_int, as_mib
 from worker.store import StoreTimeouts, mask_url
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
 from worker.stream.loop import EXIT_FATAL, Worker, WorkerOptions
@@ -58,12 +59,16 @@ WORKER_SETTINGS: tuple[str, ...] = (
     "document_cache_size",
     "document_cache_mib",
     "session_timeout_ms",
+    "static_membership",
     "kafka_call_timeout_s",
     "store_statement_timeout_ms",
     "store_connect_timeout_s",
     "store_keepalive_idle_s",
     "processes",
 )
+
+# What the broker accepts as a group.instance.id (the same rule as for topic names).
+_GROUP_INSTANCE_ID = re.compile(r"[A-Za-z0-9._-]{1,249}")
 
 # After a stop request, a worker that has not exited within its shutdown budget plus this
 # grace is ended hard, so an orchestrator's own kill timeout is never what stops it.
@@ -92,12 +97,13 @@ def worker_options(args: argparse.Namespace) -> WorkerOptions:
     for name in ("claims_topic", "verdicts_topic", "dlq_topic", "group_id"):
         if not str(getattr(args, name)).strip():
             raise UsageError(f"{name} must not be empty")
+    instance_id = args.instance_id.strip() or default_instance_id()
     return WorkerOptions(
         claims_topic=args.claims_topic,
         verdicts_topic=args.verdicts_topic,
         dlq_topic=args.dlq_topic,
         group_id=args.group_id,
-        instance_id=args.instance_id.strip() or default_instance_id(),
+        instance_id=instance_id,
         exactly_once=args.delivery == "exactly-once",
         batch_max_records=as_int(args.batch_max_records, name="batch_max_records", minimum=1),
         batch_max_ms=as_int(args.batch_max_ms, name="batch_max_ms", minimum=1),
@@ -106,7 +112,19 @@ def worker_options(args: argparse.Namespace) -> WorkerOptions:
         log_claim_text=as_bool(args.log_claim_text),
         session_timeout_ms=as_int(args.session_timeout_ms, name="session_timeout_ms", minimum=1),
         call_timeout_s=as_int(args.kafka_call_timeout_s, name="kafka_call_timeout_s", minimum=1),
+        static_membership=static_membership(args, instance_id),
     )
+
+
+def static_membership(args: argparse.Namespace, instance_id: str) -> bool:
+    """``--static-membership``; the broker takes only some instance ids as member names."""
+    static = as_bool(args.static_membership)
+    if static and not _GROUP_INSTANCE_ID.fullmatch(instance_id):
+        raise UsageError(
+            f"instance_id {instance_id!r} cannot name a static member: use at most 249 ASCII "
+            "letters, digits, '.', '_' and '-'"
+        )
+    return static
 
 
 def store_timeouts(args: argparse.Namespace) -> StoreTimeouts:
@@ -145,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         instance=options.instance_id,
         **connection.describe(),
     )
-    cache_bytes = as_int(args.document_cache_mib, name="document_cache_mib") * 1024 * 1024
+    cache_bytes = as_mib(args.document_cache_mib, name="document_cache_mib")
     with opened_store(
         args.store_url,
         cache_size=cache_size,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from worker.errors import UsageError
+from worker.settings import MIB
 
 SASL_PROTOCOLS = frozenset({"SASL_PLAINTEXT", "SASL_SSL"})
 TLS_PROTOCOLS = frozenset({"SSL", "SASL_SSL"})
@@ -32,7 +33,6 @@ CONNECTION_SETTINGS: tuple[str, ...] = (
 )
 """The settings every command that talks to Kafka takes."""
 
-MIB = 1024 * 1024
 MAX_CLAIM_RECORD_BYTES = 10 * MIB
 """Largest record the claims topic accepts: far above the worker's ``max_message_bytes``, so
 that an oversize claim still reaches the worker and is dead-lettered instead of being
@@ -187,8 +187,10 @@ def consumer_config(
     client_id: str,
     max_poll_records: int,
     session_timeout_ms: int = SESSION_TIMEOUT_MS,
+    group_instance_id: str | None = None,
 ) -> dict[str, Any]:
-    """A group member that reads raw bytes, commits only on purpose and skips aborted data."""
+    """A group member that reads raw bytes, commits only on purpose and skips aborted data;
+    a static member (KIP-345) when ``group_instance_id`` is given."""
     return {
         **connection.client_config(client_id),
         "group_id": group_id,
@@ -201,6 +203,7 @@ def consumer_config(
         "session_timeout_ms": session_timeout_ms,
         "heartbeat_interval_ms": session_timeout_ms // HEARTBEATS_PER_SESSION,
         "allow_auto_create_topics": False,
+        "group_instance_id": group_instance_id,
     }
 
 

@@ -96,6 +96,7 @@ class WorkerOptions:
     log_claim_text: bool = False
     session_timeout_ms: int = SESSION_TIMEOUT_MS
     call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
+    static_membership: bool = False
 
 
 class _RebalanceEvents(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -199,6 +200,7 @@ class Worker:
                     client_id=client_id,
                     max_poll_records=options.batch_max_records,
                     session_timeout_ms=options.session_timeout_ms,
+                    group_instance_id=options.instance_id if options.static_membership else None,
                 )
             )
         except KafkaError as exc:
@@ -307,9 +309,8 @@ class Worker:
         except KafkaError as exc:
             self._fail(f"poll failed: {exc}")
             return []
-        return self._apply_rebalance(
-            [from_consumer_record(r) for batch in polled.values() for r in batch]
-        )
+        self._apply_rebalance()
+        return [from_consumer_record(r) for batch in polled.values() for r in batch]
 
     def _poll_timeout_ms(self) -> int:
         if self._batch_started is None:
@@ -333,23 +334,22 @@ class Worker:
             return True
         return (self._clock() - self._batch_started) * 1000 >= self.options.batch_max_ms
 
-    def _apply_rebalance(self, polled: list[InputRecord]) -> list[InputRecord]:
-        """Apply what the last poll changed in the assignment; returns the ``polled``
-        records that are still this member's to process."""
+    def _apply_rebalance(self) -> None:
+        """Apply what the last poll changed in the assignment.
+
+        Pending records of revoked partitions were read in an earlier generation and are
+        dropped, without a seek: a partition assigned again starts at the group's committed
+        offset (:class:`worker.stream.consumer.WorkerConsumer`), where this member's
+        delivered work ends, or past it when another member delivered more meanwhile. The
+        records the poll itself returned were read after the change, from there, and stay.
+        """
         revoked, changed = self._events.take()
         gone = {(tp.topic, tp.partition) for tp in revoked}
-        dropped = (
-            [r for r in (*self._pending, *polled) if (r.topic, r.partition) in gone] if gone else []
-        )
+        dropped = [r for r in self._pending if (r.topic, r.partition) in gone] if gone else []
         if dropped:
             self._pending = [r for r in self._pending if (r.topic, r.partition) not in gone]
-            polled = [r for r in polled if (r.topic, r.partition) not in gone]
             if not self._pending:
                 self._batch_started = None
-            # The client keeps the position of a partition that is revoked and assigned
-            # straight back (eager rebalancing revokes every partition), which is past the
-            # dropped records: seek back so that they are read again, not skipped.
-            self._rewind(dropped)
             self._log.info("dropped pending records of revoked partitions", dropped=len(dropped))
         for where in gone & self._retrying.keys():
             # Their new owner reads them again; this member no longer has to.
@@ -366,7 +366,6 @@ class Worker:
                 self._consumer.pause(*assigned)
             self._log.info("assignment changed", partitions=sorted(tp.partition for tp in assigned))
         self._check_recovered()
-        return polled
 
     # --- batches ---------------------------------------------------------------------------
 
@@ -523,12 +522,13 @@ class Worker:
             self._consumer.pause(*assigned)
         self.health.set_degraded(reason)
         self._metrics.set_degraded(True)
-        self._log.warning(
-            "transient failure, retrying",
-            reason=reason,
-            attempt=self._backoff.attempts,
-            retry_in_s=round(delay, 2),
-        )
+        if self.failure is None:
+            self._log.warning(
+                "transient failure, retrying",
+                reason=reason,
+                attempt=self._backoff.attempts,
+                retry_in_s=round(delay, 2),
+            )
 
     def _idle_poll(self) -> None:
         """Poll while paused, so the group keeps this member and rebalances are handled."""

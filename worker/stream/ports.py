@@ -30,7 +30,9 @@ class Consumer(Protocol):
     """The consumer calls the worker makes; each one that waits takes a bound."""
 
     def subscribe(self, topics: list[str], listener: Any) -> None:
-        """Join the group for ``topics``; ``listener`` hears of assignment changes."""
+        """Join the group for ``topics``; ``listener`` hears of assignment changes. Every
+        partition assigned, including one revoked and handed straight back, starts at the
+        group's committed offset."""
 
     def poll(self, timeout_ms: int, max_records: int) -> Mapping[TopicPartitionT, list[Any]]:
         """Fetched records by partition, waiting at most ``timeout_ms``."""
@@ -114,7 +116,8 @@ class Producer(Protocol):
         """Commit the open transaction."""
 
     def abort(self, timeout_s: float) -> None:
-        """Abort the open transaction."""
+        """Abort the open transaction: none of its records or offsets is committed, then
+        or with a later transaction."""
 
     def flush(self, timeout_s: float) -> None:
         """Wait until every record sent so far is acknowledged or failed."""

@@ -15,13 +15,14 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kafka import KafkaProducer
 from kafka.errors import KafkaError, UnknownError
 
 from worker.stream.delivery import send
+from worker.stream.failures import RECORD_REFUSED
 from worker.stream.ports import CallTimeoutError, GroupMetadata, SendFuture, TopicPartitionT
 from worker.stream.records import OutputRecord
 
@@ -42,11 +43,13 @@ class BoundedProducer:
 
     def begin_transaction(self) -> None:
         """Start a transaction; no request is sent until the first record."""
-        self._producer.begin_transaction()
+        with self._failure_itself():
+            self._producer.begin_transaction()
 
     def send(self, record: OutputRecord) -> SendFuture:
         """Hand ``record`` to the producer; waits for metadata at most ``max_block_ms``."""
-        future: SendFuture = send(self._producer, record)
+        with self._failure_itself():
+            future: SendFuture = send(self._producer, record)
         return future
 
     def send_offsets(
@@ -54,17 +57,30 @@ class BoundedProducer:
     ) -> None:
         """Add ``offsets`` to the transaction, waiting at most ``timeout_s``."""
         manager = self._transactions()
-        self._wait(
-            manager.send_offsets_to_transaction(dict(offsets), group), timeout_s, "send-offsets"
-        )
+        with self._failure_itself():
+            result = manager.send_offsets_to_transaction(dict(offsets), group)
+        self._wait(result, timeout_s, "send-offsets")
 
     def commit(self, timeout_s: float) -> None:
         """Commit the transaction, waiting at most ``timeout_s``."""
-        self._wait(self._transactions().begin_commit(), timeout_s, "commit")
+        with self._failure_itself():
+            result = self._transactions().begin_commit()
+        self._wait(result, timeout_s, "commit")
 
     def abort(self, timeout_s: float) -> None:
-        """Abort the transaction, waiting at most ``timeout_s``."""
-        self._wait(self._transactions().begin_abort(), timeout_s, "abort")
+        """Abort the transaction, waiting at most ``timeout_s``; none of its offsets are
+        committed later."""
+        manager = self._transactions()
+        with self._failure_itself():
+            result = manager.begin_abort()
+        self._wait(result, timeout_s, "abort")
+        # kafka-python keeps the offsets of a TxnOffsetCommit the group refused (a stale
+        # generation) after the abort, and sends them again with the next transaction's
+        # offsets, under a generation the broker accepts: an evicted worker would move
+        # another member's committed offsets back, and that member's partitions would be
+        # read and delivered again from there.
+        with manager._lock:
+            manager._pending_txn_offset_commits.clear()
 
     def flush(self, timeout_s: float) -> None:
         """Wait for every acknowledgement; raises ``KafkaTimeoutError`` after ``timeout_s``."""
@@ -97,6 +113,26 @@ class BoundedProducer:
         # Only the flush inside close() can fail here, and the I/O thread is stopped already.
         with contextlib.suppress(KafkaError):
             self._producer.close(timeout=0)
+
+    @contextlib.contextmanager
+    def _failure_itself(self) -> Iterator[None]:
+        """Once a transactional request has failed (a topic the worker may not write to,
+        say), kafka-python refuses every later call with a plain ``KafkaError`` that names
+        the failure only in its text; raise the failure itself, so that it is classified
+        for what it is (:mod:`worker.stream.failures`). A refused record is left to its own
+        send's future, which tells which record it was."""
+        try:
+            yield
+        except KafkaError as exc:
+            manager = self._producer._transaction_manager
+            failure = None if manager is None else manager.last_error
+            if (
+                isinstance(failure, KafkaError)
+                and failure is not exc
+                and not isinstance(failure, RECORD_REFUSED)
+            ):
+                raise failure from exc
+            raise
 
     def _transactions(self) -> Any:
         manager = self._producer._transaction_manager
