@@ -26,10 +26,10 @@ from bench.under_test import TimedConsumer, dump_stacks_on_sigusr1, on_sigterm, 
 from worker.checker import Checker
 from worker.cli.checker_options import check_options
 from worker.cli.main import build_parser
-from worker.cli.worker import worker_options
+from worker.cli.worker import WORKER_SETTINGS, worker_options
 from worker.observability.logging import configure_logging
 from worker.observability.metrics import Metrics
-from worker.settings import as_int
+from worker.settings import MIB, load_settings
 from worker.store import CachingStore, open_store
 from worker.stream import loop
 from worker.stream.batch import BatchProcessor, BatchSettings
@@ -109,24 +109,23 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     ours, rest = parser.parse_known_args()
     dump_stacks_on_sigusr1()
-    args = build_parser().parse_args(["worker", *rest])
+    settings = load_settings(build_parser().parse_args(["worker", *rest]), WORKER_SETTINGS)
     log_file = ours.log.open("a", encoding="utf-8")
-    configure_logging(log_format="json", level=args.log_level, stream=log_file)
-    options = worker_options(args)
-    checker = Checker(check_options(args))
-    metrics = Metrics(
-        label_value_limit=as_int(args.label_value_limit, name="label_value_limit", minimum=1)
-    )
+    configure_logging(log_format="json", level=settings.log_level, stream=log_file)
+    options = worker_options(settings)
+    checker = Checker(check_options(settings))
+    metrics = Metrics(label_value_limit=settings.label_value_limit)
     store = CachingStore(
-        open_store(args.store_url),
-        as_int(args.document_cache_size, name="document_cache_size"),
+        open_store(settings.store_url),
+        settings.document_cache_size,
+        settings.document_cache_mib * MIB,
     )
     warmed = 0 if ours.warm_with is None else warm_up(checker, store, options, ours.warm_with)
     # The loop creates its consumer itself; this makes it one that notes its first poll.
     loop.WorkerConsumer = TimedConsumer  # type: ignore[misc]
     worker = Worker.connect(
         options,
-        KafkaConnection.from_args(args),
+        KafkaConnection.from_settings(settings),
         store=store,
         checker=checker,
         metrics=metrics,

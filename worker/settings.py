@@ -1,111 +1,194 @@
-"""Every setting the service reads: its flag, its ``QUANTCHECK_*`` variable, its default.
+"""Every setting the service reads, as one pydantic-settings model.
 
-One table so that the CLI, the README and the deployment files cannot disagree about a
-name. A command adds the settings it needs with :func:`add_settings`; a flag overrides
-the environment variable, which overrides the default.
+A setting is a field of :class:`Settings`: its type and bounds, its default and its help.
+It is read from its ``QUANTCHECK_<NAME>`` environment variable, and a command-line flag
+(``--name-with-dashes``; a yes/no setting as ``--name``/``--no-name``) beats the variable.
+A command adds the flags of the settings it uses with :func:`add_settings` and reads them
+all with :func:`load_settings`; a bad value, from a flag or a variable, is a one-line usage
+error naming the setting and where the value came from. One model, so that the CLI, the
+README and the deployment files cannot disagree about a name.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Annotated, Any, Literal, get_args, get_origin
+
+from pydantic import (
+    Field,
+    PositiveInt,
+    SecretStr,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from worker.errors import UsageError
 
 ENV_PREFIX = "QUANTCHECK_"
 MIB = 1024 * 1024
 
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Count = Annotated[int, Field(ge=0)]
+Port = Annotated[int, Field(ge=0, le=65535)]
+
+
+def _flag(flag: str) -> dict[str, Any]:
+    """A flag spelled other than after the setting's name."""
+    return {"flag": flag}
+
+
+class Settings(BaseSettings):
+    """The service's settings; each field is one ``QUANTCHECK_*`` variable and one flag."""
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, frozen=True, extra="forbid")
+
+    # fmt: off
+    store_url: str = Field(
+        "sqlite:///./quantcheck.db",
+        description="document store: sqlite:///PATH or postgresql://USER@HOST:PORT/DB",
+        json_schema_extra=_flag("--store"))
+    kb_version: str = Field("", description="knowledge-base version to resolve documents from")
+    bootstrap_servers: str = Field(
+        "localhost:9092", description="Kafka bootstrap servers, comma-separated")
+    security_protocol: Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] = Field(
+        "PLAINTEXT", description="Kafka security protocol")
+    sasl_mechanism: Literal["", "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] = Field(
+        "", description="SASL mechanism")
+    sasl_username: str = Field("", description="SASL user name")
+    sasl_password: SecretStr = Field(SecretStr(""), description="SASL password (never logged)")
+    ssl_cafile: str = Field("", description="CA bundle for TLS connections to Kafka")
+    ssl_certfile: str = Field("", description="client certificate for TLS connections to Kafka")
+    ssl_keyfile: str = Field("", description="client key for TLS connections to Kafka")
+    claims_topic: Name = Field("claims", description="topic the claims are read from")
+    verdicts_topic: Name = Field(
+        "claim-verdicts", description="topic the verdicts are written to")
+    dlq_topic: Name = Field("claims-dlq", description="dead-letter topic")
+    group_id: Name = Field("quantcheck", description="consumer group of the workers")
+    instance_id: str = Field(
+        "", description="stable name of this worker process, one per process (default: the host"
+        " name)")
+    delivery: Literal["exactly-once", "at-least-once"] = Field(
+        "exactly-once", description="delivery guarantee")
+    batch_max_records: PositiveInt = Field(
+        500, description="largest batch committed in one transaction")
+    batch_max_ms: PositiveInt = Field(
+        200, description="longest a batch collects records before it is committed")
+    max_message_bytes: PositiveInt = Field(
+        1_000_000, description="larger claim messages are dead-lettered as oversize")
+    shutdown_timeout_s: PositiveInt = Field(
+        20, description="bound on a graceful shutdown after SIGTERM")
+    metrics_port: Port = Field(
+        9464, description="port of /metrics, /healthz and /readyz (0 disables)")
+    metrics_bind: str = Field("0.0.0.0", description="address the metrics endpoint binds to")
+    label_value_limit: PositiveInt = Field(
+        50, description="free-text label combinations per metric before new ones count as"
+        " 'other'")
+    log_format: Literal["auto", "json", "console"] = Field(
+        "auto", description="log renderer: auto (console on a terminal, else JSON)")
+    log_level: Literal["debug", "info", "warning", "error"] = Field(
+        "info", description="lowest log level written")
+    log_claim_text: bool = Field(False, description="include claim text and prompt in logs")
+    scope: Literal["all", "units"] = Field(
+        "all", description="numbers checked: all (every number: counts, years, identifiers too)"
+        " or units (quantities with units, currency, percent, dates and times)")
+    bare_numbers: Literal["true", "false"] | None = Field(
+        None, description="deprecated alias: true means --scope all, false --scope units")
+    citation_mode: Literal["combined", "single"] = Field(
+        "combined", description="combined: any cited document may support each fact; single:"
+        " one must support all")
+    evidence_cache_size: PositiveInt = Field(
+        4096, description="documents whose extracted facts stay cached")
+    evidence_cache_mib: Count = Field(
+        256, description="bound on the memory the cached facts of documents hold")
+    document_cache_size: Count = Field(
+        10_000, description="documents kept in the in-process store cache (0: none, every"
+        " lookup reads the store)")
+    document_cache_mib: Count = Field(
+        256, description="bound on the document text the store cache holds")
+    store_statement_timeout_ms: PositiveInt = Field(
+        5000, description="PostgreSQL lookups running longer fail and are retried (a lock, a"
+        " stalled server)")
+    store_connect_timeout_s: PositiveInt = Field(
+        5, description="bound on connecting to PostgreSQL")
+    store_keepalive_idle_s: PositiveInt = Field(
+        30, description="TCP keepalive probes start after this long idle, to notice a vanished"
+        " server")
+    kafka_call_timeout_s: PositiveInt = Field(
+        15, description="bound on each transactional call to the broker; the producer is"
+        " replaced after it")
+    session_timeout_ms: PositiveInt = Field(
+        10_000, description="a worker that stops heartbeating loses its partitions after this"
+        " long")
+    processes: PositiveInt = Field(
+        1, description="worker processes in this container, one per core, under one supervisor"
+        " with one /metrics")
+    static_membership: bool = Field(
+        False, description="join the group as the static member named by the instance id:"
+        " restarted with the same id, a worker gets its partitions back without a rebalance,"
+        " but stopped, it holds them for the session timeout")
+    # fmt: on
+
+    @field_validator("security_protocol", "sasl_mechanism", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        # Kafka's own spelling is upper case; a lower-case value means the same.
+        return value.strip().upper() if isinstance(value, str) else value
+
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """One configurable value."""
+    """How one setting is written: its variable, its flag, its default and its help."""
 
     name: str
     default: str
     help: str
-    choices: tuple[str, ...] = ()
-    secret: bool = False
-    short_flag: str = ""
+    choices: tuple[str, ...]
+    secret: bool
+    boolean: bool
+    flag: str
 
     @property
     def env(self) -> str:
         """The environment variable that sets it."""
         return ENV_PREFIX + self.name.upper()
 
-    @property
-    def flag(self) -> str:
-        """The command-line flag that sets it."""
-        return self.short_flag or "--" + self.name.replace("_", "-")
+
+def _setting(name: str, field: FieldInfo) -> Setting:
+    annotation = field.annotation
+    choices: tuple[str, ...] = ()
+    for candidate in (annotation, *get_args(annotation)):
+        if get_origin(candidate) is Literal:
+            choices = tuple(str(choice) for choice in get_args(candidate) if choice)
+    default = field.default
+    if isinstance(default, SecretStr):
+        default = default.get_secret_value()
+    extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+    return Setting(
+        name=name,
+        default=_shown(default),
+        help=field.description or "",
+        choices=choices,
+        secret=annotation is SecretStr,
+        boolean=annotation is bool,
+        flag=str(extra.get("flag", "--" + name.replace("_", "-"))),
+    )
 
 
-# fmt: off
-SETTINGS: tuple[Setting, ...] = (
-    Setting("store_url", "sqlite:///./quantcheck.db",
-            "document store: sqlite:///PATH or postgresql://USER@HOST:PORT/DB",
-            short_flag="--store"),
-    Setting("kb_version", "", "knowledge-base version to resolve documents from"),
-    Setting("bootstrap_servers", "localhost:9092", "Kafka bootstrap servers, comma-separated"),
-    Setting("security_protocol", "PLAINTEXT", "Kafka security protocol",
-            ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")),
-    Setting("sasl_mechanism", "", "SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)"),
-    Setting("sasl_username", "", "SASL user name"),
-    Setting("sasl_password", "", "SASL password", secret=True),
-    Setting("ssl_cafile", "", "CA bundle for TLS connections to Kafka"),
-    Setting("ssl_certfile", "", "client certificate for TLS connections to Kafka"),
-    Setting("ssl_keyfile", "", "client key for TLS connections to Kafka"),
-    Setting("claims_topic", "claims", "topic the claims are read from"),
-    Setting("verdicts_topic", "claim-verdicts", "topic the verdicts are written to"),
-    Setting("dlq_topic", "claims-dlq", "dead-letter topic"),
-    Setting("group_id", "quantcheck", "consumer group of the workers"),
-    Setting("instance_id", "",
-            "stable name of this worker process, one per process (default: the host name)"),
-    Setting("delivery", "exactly-once", "delivery guarantee", ("exactly-once", "at-least-once")),
-    Setting("batch_max_records", "500", "largest batch committed in one transaction"),
-    Setting("batch_max_ms", "200", "longest a batch collects records before it is committed"),
-    Setting("max_message_bytes", "1000000", "larger claim messages are dead-lettered as oversize"),
-    Setting("shutdown_timeout_s", "20", "bound on a graceful shutdown after SIGTERM"),
-    Setting("metrics_port", "9464", "port of /metrics, /healthz and /readyz (0 disables)"),
-    Setting("metrics_bind", "0.0.0.0", "address the metrics endpoint binds to"),
-    Setting("label_value_limit", "50",
-            "free-text label combinations per metric before new ones count as 'other'"),
-    Setting("log_format", "auto", "log renderer: auto (console on a terminal, else JSON)",
-            ("auto", "json", "console")),
-    Setting("log_level", "info", "lowest log level written", ("debug", "info", "warning", "error")),
-    Setting("log_claim_text", "false", "include claim text and prompt in logs", ("true", "false")),
-    Setting("scope", "all",
-            "numbers checked: all (every number: counts, years, identifiers too) or units "
-            "(quantities with units, currency, percent, dates and times)", ("all", "units")),
-    Setting("bare_numbers", "", "deprecated alias: true means --scope all, false --scope units",
-            ("true", "false")),
-    Setting("citation_mode", "combined",
-            "combined: any cited document may support each fact; single: one must support all",
-            ("combined", "single")),
-    Setting("evidence_cache_size", "4096", "documents whose extracted facts stay cached"),
-    Setting("evidence_cache_mib", "256", "bound on the memory the cached facts of documents hold"),
-    Setting("document_cache_size", "10000", "documents kept in the in-process store cache"),
-    Setting("store_statement_timeout_ms", "5000",
-            "PostgreSQL lookups running longer fail and are retried (a lock, a stalled server)"),
-    Setting("store_connect_timeout_s", "5", "bound on connecting to PostgreSQL"),
-    Setting("store_keepalive_idle_s", "30",
-            "TCP keepalive probes start after this long idle, to notice a vanished server"),
-    Setting("kafka_call_timeout_s", "15",
-            "bound on each transactional call to the broker; the producer is replaced after it"),
-    Setting("document_cache_mib", "256", "bound on the document text the store cache holds"),
-    Setting("session_timeout_ms", "10000",
-            "a worker that stops heartbeating loses its partitions after this long"),
-    Setting("processes", "1",
-            "worker processes in this container, one per core, under one supervisor with one "
-            "/metrics"),
-    Setting("static_membership", "false",
-            "join the group as the static member named by the instance id: restarted with the "
-            "same id, a worker gets its partitions back without a rebalance, but stopped, it "
-            "holds them for the session timeout", ("true", "false")),
+def _shown(value: object) -> str:
+    """A default as the README and ``--help`` show it: ``false``, ``500``, empty for none."""
+    if value is None:
+        return ""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+SETTINGS: tuple[Setting, ...] = tuple(
+    _setting(name, field) for name, field in Settings.model_fields.items()
 )
-
-# fmt: on
-
 BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
 
 
@@ -114,43 +197,58 @@ def known_env_vars() -> frozenset[str]:
     return frozenset(s.env for s in SETTINGS)
 
 
-def env_default(setting: Setting, environ: Mapping[str, str] | None = None) -> str:
-    """The setting's value from the environment, or its default."""
-    env = os.environ if environ is None else environ
-    return env.get(setting.env, setting.default)
-
-
 def add_settings(parser: argparse.ArgumentParser, names: Iterable[str]) -> None:
-    """Add the named settings to ``parser`` as flags defaulting to their environment variables."""
+    """Add the named settings to ``parser`` as flags; a flag not given leaves the setting to
+    its environment variable, then to its default."""
     for name in names:
         setting = BY_NAME[name]
-        default = env_default(setting)
-        kwargs: dict[str, object] = {
+        kwargs: dict[str, Any] = {
             "dest": setting.name,
-            "default": default,
+            "default": argparse.SUPPRESS,
             "help": f"{setting.help} (env {setting.env}, default {setting.default!r})",
         }
-        if setting.choices:
+        if setting.boolean:
+            # ``--flag`` alone means true; ``--flag false`` (the older spelling) still works.
+            kwargs.update(nargs="?", const="true", metavar="true|false")
+            parser.add_argument(
+                "--no-" + setting.flag.removeprefix("--"),
+                dest=setting.name,
+                action="store_const",
+                const="false",
+                default=argparse.SUPPRESS,
+                help=f"same as {setting.flag} false",
+            )
+        elif setting.choices:
             kwargs["choices"] = setting.choices
-        parser.add_argument(setting.flag, **kwargs)  # type: ignore[arg-type]
+        parser.add_argument(setting.flag, **kwargs)
 
 
-def as_bool(value: str) -> bool:
-    """Parse a boolean setting the way the table's choices spell it."""
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def as_int(value: str, *, name: str, minimum: int = 0) -> int:
-    """Parse an integer setting; a bad value is a one-line usage error."""
+def load_settings(args: argparse.Namespace, names: Iterable[str]) -> Settings:
+    """The settings: the flags of ``names`` given in ``args``, else their environment
+    variables, else their defaults. A bad value is a one-line UsageError naming the setting
+    and where its value came from."""
+    given = {name: getattr(args, name) for name in names if hasattr(args, name)}
     try:
-        number = int(value)
-    except ValueError:
-        raise UsageError(f"{name} must be an integer, got {value!r}") from None
-    if number < minimum:
-        raise UsageError(f"{name} must be at least {minimum}, got {number}")
-    return number
+        return Settings(**given)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        name = str(error["loc"][0]) if error["loc"] else ""
+        setting = BY_NAME.get(name)
+        if setting is None:
+            raise UsageError(f"{name}: {error['msg']}") from None
+        source = setting.flag if name in given else setting.env
+        # A password is never repeated back, not even a wrong one.
+        got = "" if setting.secret else f", got {error['input']!r}"
+        raise UsageError(f"{source}: {error['msg'][0].lower()}{error['msg'][1:]}{got}") from None
 
 
-def as_mib(value: str, *, name: str) -> int:
-    """Parse a size setting given in MiB; returns it in bytes."""
-    return as_int(value, name=name) * MIB
+def environment_of(settings: Settings, names: Iterable[str]) -> dict[str, str]:
+    """The named settings as the environment variables that would set them."""
+    values: dict[str, str] = {}
+    for name in names:
+        value = getattr(settings, name)
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if value is not None:
+            values[BY_NAME[name].env] = _shown(value)
+    return values

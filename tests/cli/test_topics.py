@@ -94,8 +94,8 @@ def test_partitions_sets_claims_and_verdicts_and_halves_for_dead_letters(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (("--partitions", "0"), "partitions must be at least 1, got 0"),
-        (("--replication-factor", "0"), "replication_factor must be -1"),
+        (("--partitions", "0"), "argument --partitions: 0 is not allowed: it must be at least 1"),
+        (("--replication-factor", "0"), "0 is not allowed: it must be at least -1 and not 0"),
     ],
 )
 def test_bad_counts_are_usage_errors(

@@ -14,9 +14,13 @@ from tests.support.kafka import KafkaBroker, create_topics
 from worker.cli.main import build_parser, main
 from worker.cli.worker import WORKER_SETTINGS, check_options, worker_options
 from worker.observability.logging import LIBRARY_LOGGERS
-from worker.settings import BY_NAME
+from worker.settings import BY_NAME, Settings, load_settings
 
 Names = Callable[[str], str]
+
+
+def settings(*argv: str) -> Settings:
+    return load_settings(build_parser().parse_args(["worker", *argv]), WORKER_SETTINGS)
 
 
 @pytest.fixture(autouse=True)
@@ -56,37 +60,43 @@ def test_settings_come_from_the_environment_when_no_flag_is_given(
     monkeypatch.setenv("QUANTCHECK_DELIVERY", "at-least-once")
     monkeypatch.setenv("QUANTCHECK_INSTANCE_ID", "pod-7")
     monkeypatch.setenv("QUANTCHECK_CITATION_MODE", "single")
-    args = build_parser().parse_args(["worker", "--batch-max-ms", "75"])
-    options = worker_options(args)
+    given = settings("--batch-max-ms", "75")
+    options = worker_options(given)
     assert (options.batch_max_records, options.batch_max_ms) == (50, 75)
     assert options.exactly_once is False
     assert options.instance_id == "pod-7"
-    assert check_options(args).citation_mode.value == "single"
+    assert check_options(given).citation_mode.value == "single"
 
 
-def test_static_membership_is_asked_for() -> None:
-    parser = build_parser()
-    assert not worker_options(
-        parser.parse_args(["worker", "--instance-id", "w-1"])
-    ).static_membership
-    static = ["worker", "--instance-id", "w-1", "--static-membership", "true"]
-    assert worker_options(parser.parse_args(static)).static_membership
+@pytest.mark.parametrize(
+    ("argv", "static"),
+    [
+        ((), False),
+        (("--static-membership",), True),
+        (("--static-membership", "true"), True),
+        (("--static-membership", "--no-static-membership"), False),
+        (("--static-membership", "false"), False),
+    ],
+)
+def test_static_membership_is_asked_for(argv: tuple[str, ...], static: bool) -> None:
+    assert worker_options(settings("--instance-id", "w-1", *argv)).static_membership is static
 
 
 def test_the_instance_id_defaults_to_the_host_name(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("QUANTCHECK_INSTANCE_ID", raising=False)
     monkeypatch.setattr("socket.gethostname", lambda: "worker-host-3")
-    options = worker_options(build_parser().parse_args(["worker"]))
+    options = worker_options(settings())
     assert options.instance_id == "worker-host-3"
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("--batch-max-records", "0"), "batch_max_records must be at least 1, got 0"),
-        (("--batch-max-ms", "soon"), "batch_max_ms must be an integer, got 'soon'"),
+        (("--batch-max-records", "0"), "--batch-max-records: input should be greater than 0, got"),
+        (("--batch-max-ms", "soon"), "--batch-max-ms: input should be a valid integer"),
         (("--security-protocol", "SASL_SSL"), "needs sasl_mechanism"),
-        (("--claims-topic", " "), "claims_topic must not be empty"),
+        (("--claims-topic", " "), "--claims-topic: string should have at least 1 character"),
+        (("--log-claim-text", "maybe"), "--log-claim-text: input should be a valid boolean"),
         (("--delivery", "maybe"), "invalid choice: 'maybe'"),
         (
             ("--static-membership", "true", "--instance-id", "pod 7"),
@@ -101,6 +111,16 @@ def test_bad_settings_are_one_line_usage_errors(
     assert status == 2
     assert out == ""
     assert message in err
+    assert err.count("\n") == 1
+
+
+def test_a_bad_variable_is_named_in_the_one_line_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("QUANTCHECK_LOG_LEVEL", "loud")
+    status, _, err = run(capsys)
+    assert status == 2
+    assert err.startswith("quantcheck: error: QUANTCHECK_LOG_LEVEL: input should be 'debug'")
     assert err.count("\n") == 1
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import pytest
 
 from worker.errors import UsageError
+from worker.settings import Settings
 from worker.stream.config import (
     MAX_CLAIM_RECORD_BYTES,
     MAX_DEAD_LETTER_RECORD_BYTES,
@@ -21,23 +21,12 @@ from worker.stream.config import (
 SECRET = "s3cr3t-pa55"
 
 
-def args(**overrides: str) -> argparse.Namespace:
-    values = {
-        "bootstrap_servers": "broker-1:9092, broker-2:9092",
-        "security_protocol": "PLAINTEXT",
-        "sasl_mechanism": "",
-        "sasl_username": "",
-        "sasl_password": "",
-        "ssl_cafile": "",
-        "ssl_certfile": "",
-        "ssl_keyfile": "",
-    }
-    values.update(overrides)
-    return argparse.Namespace(**values)
+def settings(**overrides: str) -> Settings:
+    return Settings(**{"bootstrap_servers": "broker-1:9092, broker-2:9092", **overrides})
 
 
 def test_plaintext_takes_only_the_servers() -> None:
-    connection = KafkaConnection.from_args(args())
+    connection = KafkaConnection.from_settings(settings())
     config = connection.client_config("quantcheck-w1")
     assert config["bootstrap_servers"] == ["broker-1:9092", "broker-2:9092"]
     assert config["security_protocol"] == "PLAINTEXT"
@@ -48,8 +37,8 @@ def test_plaintext_takes_only_the_servers() -> None:
 def test_sasl_over_tls_passes_credentials_and_files(tmp_path: Path) -> None:
     ca = tmp_path / "ca.pem"
     ca.write_text("certificate")
-    connection = KafkaConnection.from_args(
-        args(
+    connection = KafkaConnection.from_settings(
+        settings(
             security_protocol="SASL_SSL",
             sasl_mechanism="scram-sha-512",
             sasl_username="worker",
@@ -65,8 +54,8 @@ def test_sasl_over_tls_passes_credentials_and_files(tmp_path: Path) -> None:
 
 
 def test_the_password_stays_out_of_repr_and_log_fields() -> None:
-    connection = KafkaConnection.from_args(
-        args(
+    connection = KafkaConnection.from_settings(
+        settings(
             security_protocol="SASL_PLAINTEXT",
             sasl_mechanism="PLAIN",
             sasl_username="worker",
@@ -98,7 +87,7 @@ def test_settings_that_cannot_work_are_usage_errors(
     overrides: dict[str, str], message: str
 ) -> None:
     with pytest.raises(UsageError, match=message) as caught:
-        KafkaConnection.from_args(args(**overrides))
+        KafkaConnection.from_settings(settings(**overrides))
     assert SECRET not in str(caught.value)
 
 

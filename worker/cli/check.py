@@ -25,7 +25,7 @@ from worker.reports.chart import write_chart
 from worker.reports.results import ResultsWriter, results_file
 from worker.reports.summary import ordered_counts, summary_lines
 from worker.reports.table import print_verdict_table
-from worker.settings import add_settings, as_int
+from worker.settings import Settings, add_settings, load_settings
 from worker.store.resolve import resolve_cited
 
 # Claims are checked in chunks so the store sees one query per version per chunk and
@@ -34,6 +34,7 @@ CHUNK_CLAIMS = 500
 EXIT_FAIL_ON = 1
 # A terminal shows the first rows only; the results file has them all.
 MAX_TABLE_ROWS = 200
+_SETTINGS = ("store_url", "kb_version", *CHECK_SETTINGS, "document_cache_size")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
@@ -59,27 +60,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
         metavar="STATUS[,STATUS...]",
         help="exit 1 when any of these statuses occurred (for CI gates)",
     )
-    add_settings(
-        parser,
-        [
-            "store_url",
-            "kb_version",
-            *CHECK_SETTINGS,
-            "document_cache_size",
-        ],
-    )
+    add_settings(parser, _SETTINGS)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Check every claim of the file and report."""
     fail_on = _statuses(args.fail_on)
-    checker = Checker(check_options(args))
+    settings = load_settings(args, _SETTINGS)
+    checker = Checker(check_options(settings))
     statuses: list[str] = []
     expected: list[str | None] = []
     shown: list[tuple[ClaimRow, Verdict]] = []
     with ExitStack() as stack:
-        verdicts = _verdicts(args, checker, stack)
+        verdicts = _verdicts(args, settings, checker, stack)
         writer: ResultsWriter | None = None
         for claim, verdict in verdicts:
             if args.out and writer is None:
@@ -115,9 +109,9 @@ def _statuses(text: str) -> set[str]:
 
 
 def _verdicts(
-    args: argparse.Namespace, checker: Checker, stack: ExitStack
+    args: argparse.Namespace, settings: Settings, checker: Checker, stack: ExitStack
 ) -> Iterator[tuple[ClaimRow, Verdict]]:
-    override = args.kb_version
+    override = settings.kb_version
     scope = checker.options.scope
     if args.documents:
         # A documents file has no versions; claims still need one to be valid events.
@@ -130,8 +124,9 @@ def _verdicts(
     claims = _sentences(
         iter_claims(args.claims, defaults=ClaimDefaults(kb_version=override)), scope
     )
-    cache_size = as_int(args.document_cache_size, name="--document-cache-size", minimum=1)
-    store = stack.enter_context(opened_store(args.store_url, cache_size=cache_size))
+    store = stack.enter_context(
+        opened_store(settings.store_url, cache_size=settings.document_cache_size)
+    )
     known: set[str] = set()
     for chunk in _chunks(claims):
         versions = [override or claim.event.kb_version for claim in chunk]

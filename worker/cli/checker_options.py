@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from worker.checker import CheckOptions, CitationMode
 from worker.errors import UsageError
 from worker.quantities.categories import Scope
-from worker.settings import as_int, as_mib
+from worker.settings import MIB, Settings
 
 CHECK_SETTINGS: tuple[str, ...] = (
     "scope",
@@ -23,27 +22,22 @@ CHECK_SETTINGS: tuple[str, ...] = (
 _BARE_NUMBERS_SCOPE = {"true": Scope.ALL, "false": Scope.UNITS}
 
 
-def check_options(args: argparse.Namespace) -> CheckOptions:
-    """The checker's options from the parsed settings; a bad value is a UsageError."""
+def check_options(settings: Settings) -> CheckOptions:
+    """The checker's options from the settings; a contradiction is a UsageError."""
     return CheckOptions(
-        scope=scope_of(args),
-        citation_mode=CitationMode(args.citation_mode),
-        evidence_cache_size=as_int(args.evidence_cache_size, name="evidence_cache_size", minimum=1),
-        evidence_cache_bytes=as_mib(args.evidence_cache_mib, name="evidence_cache_mib"),
+        scope=scope_of(settings),
+        citation_mode=CitationMode(settings.citation_mode),
+        evidence_cache_size=settings.evidence_cache_size,
+        evidence_cache_bytes=settings.evidence_cache_mib * MIB,
     )
 
 
-def scope_of(args: argparse.Namespace) -> Scope:
+def scope_of(settings: Settings) -> Scope:
     """``--scope``, or the scope the deprecated ``--bare-numbers`` stands for."""
-    try:
-        scope = Scope(args.scope)
-    except ValueError:
-        raise UsageError(f"scope must be all or units, got {args.scope!r}") from None
-    bare = str(args.bare_numbers).strip().lower()
-    if not bare:
+    scope = Scope(settings.scope)
+    bare = settings.bare_numbers
+    if bare is None:
         return scope
-    if bare not in _BARE_NUMBERS_SCOPE:
-        raise UsageError(f"bare_numbers must be true or false, got {args.bare_numbers!r}")
     implied = _BARE_NUMBERS_SCOPE[bare]
     if scope is not Scope.ALL and scope is not implied:
         raise UsageError(f"--bare-numbers {bare} contradicts --scope {scope.value}")

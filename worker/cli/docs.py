@@ -13,8 +13,11 @@ from datetime import UTC, datetime
 from worker.cli.stores import opened_store
 from worker.errors import InputError, UsageError
 from worker.inputs.documents import iter_documents
-from worker.settings import add_settings
+from worker.settings import add_settings, load_settings
 from worker.store import VersionInfo, validate_kb_version
+
+_STORE = ("store_url",)
+_VERSIONED = ("store_url", "kb_version")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
@@ -33,21 +36,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
         "Reloading identical content is a no-op; different content under an existing "
         "version is refused.",
     )
-    add_settings(load, ["store_url", "kb_version"])
+    add_settings(load, _VERSIONED)
     load.add_argument("file", metavar="FILE", help="documents: .csv, .jsonl or .ndjson")
     load.set_defaults(run=run_load)
 
     listing = commands.add_parser("list", help="list the loaded versions")
-    add_settings(listing, ["store_url"])
+    add_settings(listing, _STORE)
     listing.set_defaults(run=run_list)
 
     show = commands.add_parser("show", help="print one document as of a version")
-    add_settings(show, ["store_url", "kb_version"])
+    add_settings(show, _VERSIONED)
     show.add_argument("doc_id", metavar="DOC_ID")
     show.set_defaults(run=run_show)
 
     diff = commands.add_parser("diff", help="list documents added, removed and changed")
-    add_settings(diff, ["store_url"])
+    add_settings(diff, _STORE)
     diff.add_argument("old", metavar="V1", help="the older version")
     diff.add_argument("new", metavar="V2", help="the newer version")
     diff.set_defaults(run=run_diff)
@@ -95,7 +98,8 @@ def _progress(path: str) -> Iterator[Callable[[int], None] | None]:
 
 def run_load(args: argparse.Namespace) -> int:
     """Load FILE as ``--kb-version``; prints the counts and the manifest hash."""
-    kb_version = validate_kb_version(args.kb_version)
+    settings = load_settings(args, _VERSIONED)
+    kb_version = validate_kb_version(settings.kb_version)
     with _progress(args.file) as progress:
         documents = iter_documents(args.file, progress=progress)
         # Reading the first row before opening the store means a missing file or a bad
@@ -103,7 +107,7 @@ def run_load(args: argparse.Namespace) -> int:
         first = next(documents, None)
         if first is None:
             raise InputError("the file holds no documents", source=args.file)
-        with opened_store(args.store_url) as store:
+        with opened_store(settings.store_url) as store:
             result = store.load_version(kb_version, itertools.chain([first], documents))
     info = result.version
     outcome = "unchanged" if result.unchanged else "loaded"
@@ -120,7 +124,7 @@ def _timestamp(moment: datetime) -> str:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print every version with its document count, load time and manifest hash."""
-    with opened_store(args.store_url) as store:
+    with opened_store(load_settings(args, _STORE).store_url) as store:
         versions = store.list_versions()
     if sys.stdout.isatty():
         _print_table(versions)
@@ -167,8 +171,9 @@ def _print_table(versions: list[VersionInfo]) -> None:
 
 def run_show(args: argparse.Namespace) -> int:
     """Print one document as of ``--kb-version``: its metadata, a blank line, its text."""
-    kb_version = validate_kb_version(args.kb_version)
-    with opened_store(args.store_url) as store:
+    settings = load_settings(args, _VERSIONED)
+    kb_version = validate_kb_version(settings.kb_version)
+    with opened_store(settings.store_url) as store:
         store.require_version(kb_version)
         doc = store.get_document(kb_version, args.doc_id)
     if doc is None:
@@ -184,7 +189,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_diff(args: argparse.Namespace) -> int:
     """Print one ``added|removed|changed ID`` line per differing document, then a summary."""
-    with opened_store(args.store_url) as store:
+    with opened_store(load_settings(args, _STORE).store_url) as store:
         diff = store.diff(args.old, args.new)
     for label, ids in (("added", diff.added), ("removed", diff.removed), ("changed", diff.changed)):
         for doc_id in ids:

@@ -8,10 +8,12 @@ from kafka.errors import KafkaError
 
 from worker.errors import InputError, UsageError
 from worker.inputs.claims import AnswerRow, ClaimDefaults, iter_claims
-from worker.settings import BY_NAME, add_settings, env_default
+from worker.settings import BY_NAME, add_settings, load_settings
 from worker.stream.clients import plain_producer
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
 from worker.stream.publish import publish_claims
+
+_SETTINGS = (*CONNECTION_SETTINGS, "kb_version")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
@@ -23,12 +25,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
         "claim_id (answer_id for answers), and print how many were published. CSV rows take "
         "the knowledge-base version, model and retriever from the options below.",
     )
-    add_settings(parser, CONNECTION_SETTINGS)
-    add_settings(parser, ["kb_version"])
+    add_settings(parser, _SETTINGS)
+    claims = BY_NAME["claims_topic"]
     parser.add_argument(
         "--topic",
-        default=env_default(BY_NAME["claims_topic"]),
-        help=f"topic to publish to (env {BY_NAME['claims_topic'].env}, default 'claims')",
+        help=f"topic to publish to (default: the claims topic, env {claims.env}, "
+        f"{claims.default!r})",
     )
     parser.add_argument("--model", default="", help="model name for CSV rows")
     parser.add_argument("--retriever", default="", help="retriever name for CSV rows")
@@ -45,8 +47,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
 def run(args: argparse.Namespace) -> int:
     """Publish the file's events; prints ``published N claims to TOPIC`` (or answers, or
     claims and answers)."""
-    connection = KafkaConnection.from_args(args)
-    defaults = ClaimDefaults(kb_version=args.kb_version, model=args.model, retriever=args.retriever)
+    settings = load_settings(args, _SETTINGS)
+    connection = KafkaConnection.from_settings(settings)
+    topic = settings.claims_topic if args.topic is None else args.topic
+    defaults = ClaimDefaults(
+        kb_version=settings.kb_version, model=args.model, retriever=args.retriever
+    )
     path = args.answers or args.file
     # Every row is validated before the first is sent, so a bad file publishes nothing.
     rows = list(iter_claims(path, defaults=defaults))
@@ -57,12 +63,12 @@ def run(args: argparse.Namespace) -> int:
     events = [row.event for row in rows]
     with plain_producer(connection, client_id="quantcheck-publish", close_timeout_s=5) as producer:
         try:
-            count = publish_claims(producer, args.topic, events)
+            count = publish_claims(producer, topic, events)
         except KafkaError as exc:
-            raise UsageError(f"cannot publish to {args.topic}: {exc}") from None
+            raise UsageError(f"cannot publish to {topic}: {exc}") from None
     claims = count - answers
     what = " and ".join(
         f"{n} {noun}" for n, noun in ((claims, "claims"), (answers, "answers")) if n
     )
-    print(f"published {what or '0 claims'} to {args.topic}")
+    print(f"published {what or '0 claims'} to {topic}")
     return 0

@@ -13,6 +13,7 @@ import sys
 
 from schemas import DEAD_LETTER_KINDS, STATUSES
 from worker.checker import Checker
+from worker.cli.arguments import whole_number
 from worker.cli.checker_options import CHECK_SETTINGS, check_options
 from worker.cli.stores import opened_store
 from worker.errors import TransientError, UsageError
@@ -20,7 +21,7 @@ from worker.replay.outputs import output_format
 from worker.replay.replayer import Filters
 from worker.replay.run import ReplayOptions, run_replay
 from worker.replay.window import WindowRequest, parse_partition_offset, parse_timestamp
-from worker.settings import BY_NAME, add_settings, as_int, env_default
+from worker.settings import BY_NAME, Settings, add_settings, load_settings
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
 
 REPLAY_SETTINGS: tuple[str, ...] = (
@@ -58,9 +59,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
     window = parser.add_argument_group("input and window")
     window.add_argument(
         "--topic",
-        default=env_default(claims),
         help=f"topic to replay: the claims topic, or the dead-letter topic (--dlq-topic) "
-        f"(env {claims.env}, default {claims.default!r})",
+        f"(default: the claims topic, env {claims.env}, {claims.default!r})",
     )
     window.add_argument(
         "--partition",
@@ -86,7 +86,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
         metavar="PARTITION:OFFSET",
         help="end offset of a partition, exclusive (repeatable)",
     )
-    window.add_argument("--last", metavar="N", help="the last N records of each partition")
+    window.add_argument(
+        "--last", metavar="N", type=whole_number(1), help="the last N records of each partition"
+    )
 
     filters = parser.add_argument_group("filters (repeat a flag to allow several values)")
     for flag, what in (
@@ -138,20 +140,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
     parser.set_defaults(run=run)
 
 
-def replay_options(args: argparse.Namespace) -> ReplayOptions:
-    """The replay's options from the parsed arguments; every mistake that can be found
-    without the broker or the store is a UsageError here."""
-    topic = str(args.topic).strip()
+def replay_options(args: argparse.Namespace, settings: Settings) -> ReplayOptions:
+    """The replay's options from the parsed arguments and settings; every mistake that can
+    be found without the broker or the store is a UsageError here."""
+    topic = settings.claims_topic if args.topic is None else args.topic.strip()
     if not topic:
         raise UsageError("--topic must not be empty")
-    dead_letters = topic == args.dlq_topic
+    dead_letters = topic == settings.dlq_topic
     window = WindowRequest.build(
         partitions=args.partition,
         from_ms=None if args.from_time is None else parse_timestamp(args.from_time, "--from"),
         to_ms=None if args.to_time is None else parse_timestamp(args.to_time, "--to"),
         from_offsets=[parse_partition_offset(t, "--from-offset") for t in args.from_offset],
         to_offsets=[parse_partition_offset(t, "--to-offset") for t in args.to_offset],
-        last=None if args.last is None else as_int(args.last, name="--last", minimum=1),
+        last=args.last,
     )
     unknown = sorted(set(args.status) - OUTCOMES)
     if unknown:
@@ -170,7 +172,7 @@ def replay_options(args: argparse.Namespace) -> ReplayOptions:
             "--compare-topic does not apply to dead-letter input: "
             "each dead letter's kind is its recorded outcome"
         )
-    if args.publish_to and args.publish_to == args.verdicts_topic and not args.force:
+    if args.publish_to and args.publish_to == settings.verdicts_topic and not args.force:
         raise UsageError(
             f"--publish-to {args.publish_to!r} is the production verdicts topic; "
             "publish to a scratch topic, or add --force"
@@ -180,7 +182,7 @@ def replay_options(args: argparse.Namespace) -> ReplayOptions:
             raise UsageError(f"{flag} {target!r} is the topic being replayed")
     if args.republish_to and not dead_letters:
         raise UsageError(
-            f"--republish-to needs dead-letter input: --topic {args.dlq_topic} "
+            f"--republish-to needs dead-letter input: --topic {settings.dlq_topic} "
             "(or the topic --dlq-topic names)"
         )
     if args.republish_to and args.kb_version_override:
@@ -193,7 +195,7 @@ def replay_options(args: argparse.Namespace) -> ReplayOptions:
         dead_letters=dead_letters,
         window=window,
         compare=not args.no_compare,
-        compare_topic=args.compare_topic or args.verdicts_topic,
+        compare_topic=args.compare_topic or settings.verdicts_topic,
         compare_required=bool(args.compare_topic),
         filters=Filters(
             claim_ids=frozenset(args.claim_id),
@@ -207,18 +209,18 @@ def replay_options(args: argparse.Namespace) -> ReplayOptions:
         report=args.report,
         publish_to=args.publish_to,
         republish_to=args.republish_to,
-        max_message_bytes=as_int(args.max_message_bytes, name="max_message_bytes", minimum=1),
+        max_message_bytes=settings.max_message_bytes,
         progress={"auto": None, "always": True, "never": False}[args.progress],
     )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the replay; 0 when nothing differs, 3 when something does."""
-    options = replay_options(args)
-    connection = KafkaConnection.from_args(args)
-    checker = Checker(check_options(args))
-    cache_size = as_int(args.document_cache_size, name="document_cache_size")
-    with opened_store(args.store_url, cache_size=cache_size) as store:
+    settings = load_settings(args, REPLAY_SETTINGS)
+    options = replay_options(args, settings)
+    connection = KafkaConnection.from_settings(settings)
+    checker = Checker(check_options(settings))
+    with opened_store(settings.store_url, cache_size=settings.document_cache_size) as store:
         try:
             if options.kb_version_override is not None:
                 store.require_version(options.kb_version_override)

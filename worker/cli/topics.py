@@ -7,11 +7,14 @@ import argparse
 from kafka import KafkaAdminClient
 from kafka.errors import KafkaError
 
+from worker.cli.arguments import whole_number
 from worker.errors import UsageError
-from worker.settings import add_settings, as_int
+from worker.settings import add_settings, load_settings
 from worker.stream.clients import unreachable
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, admin_config
 from worker.stream.topics import DEFAULT_PARTITIONS, create_topics, worker_topics
+
+_CREATE_SETTINGS = (*CONNECTION_SETTINGS, "claims_topic", "verdicts_topic", "dlq_topic")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
@@ -24,16 +27,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
         description="Create the three topics the worker uses; topics that already exist are "
         "reported and left unchanged.",
     )
-    add_settings(create, [*CONNECTION_SETTINGS, "claims_topic", "verdicts_topic", "dlq_topic"])
+    add_settings(create, _CREATE_SETTINGS)
     create.add_argument(
         "--partitions",
-        default=str(DEFAULT_PARTITIONS),
+        type=whole_number(1),
+        default=DEFAULT_PARTITIONS,
         help=f"partitions of the claims and verdicts topics; the dead-letter topic gets half "
         f"(default {DEFAULT_PARTITIONS})",
     )
     create.add_argument(
         "--replication-factor",
-        default="-1",
+        type=whole_number(-1, never=0),
+        default=-1,
         help="replicas per partition (default -1: the cluster's default.replication.factor)",
     )
     create.set_defaults(run=run_create)
@@ -41,21 +46,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
 
 def run_create(args: argparse.Namespace) -> int:
     """Create the topics; prints one ``created|exists NAME (N partitions)`` line per topic."""
-    connection = KafkaConnection.from_args(args)
-    partitions = as_int(args.partitions, name="partitions", minimum=1)
-    replication = _replication_factor(args.replication_factor)
+    settings = load_settings(args, _CREATE_SETTINGS)
+    connection = KafkaConnection.from_settings(settings)
     specs = worker_topics(
-        claims=args.claims_topic,
-        verdicts=args.verdicts_topic,
-        dlq=args.dlq_topic,
-        partitions=partitions,
+        claims=settings.claims_topic,
+        verdicts=settings.verdicts_topic,
+        dlq=settings.dlq_topic,
+        partitions=args.partitions,
     )
     try:
         admin = KafkaAdminClient(**admin_config(connection, client_id="quantcheck-topics"))
     except KafkaError as exc:
         raise unreachable(connection, exc) from None
     try:
-        outcomes = create_topics(admin, specs, replication_factor=replication)
+        outcomes = create_topics(admin, specs, replication_factor=args.replication_factor)
     except KafkaError as exc:
         raise UsageError(f"cannot create the topics: {exc}") from None
     finally:
@@ -65,10 +69,3 @@ def run_create(args: argparse.Namespace) -> int:
         count = "?" if outcome.partitions is None else str(outcome.partitions)
         print(f"{state:<7} {outcome.name} ({count} partitions)")
     return 0
-
-
-def _replication_factor(value: str) -> int:
-    factor = as_int(value, name="replication_factor", minimum=-1)
-    if factor == 0:
-        raise UsageError("replication_factor must be -1 (cluster default) or at least 1")
-    return factor

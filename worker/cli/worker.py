@@ -30,7 +30,14 @@ from worker.observability.http import (
 from worker.observability.logging import configure_logging
 from worker.observability.merged import MergedMetrics
 from worker.observability.metrics import Metrics
-from worker.settings import BY_NAME, add_settings, as_bool, as_int, as_mib
+from worker.settings import (
+    BY_NAME,
+    MIB,
+    Settings,
+    add_settings,
+    environment_of,
+    load_settings,
+)
 from worker.store import StoreTimeouts, mask_url
 from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
 from worker.stream.loop import EXIT_FATAL, Worker, WorkerOptions
@@ -92,33 +99,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
     parser.set_defaults(run=run)
 
 
-def worker_options(args: argparse.Namespace) -> WorkerOptions:
-    """The loop's options from the parsed settings; a bad value is a UsageError."""
-    for name in ("claims_topic", "verdicts_topic", "dlq_topic", "group_id"):
-        if not str(getattr(args, name)).strip():
-            raise UsageError(f"{name} must not be empty")
-    instance_id = args.instance_id.strip() or default_instance_id()
+def worker_options(settings: Settings) -> WorkerOptions:
+    """The loop's options from the settings; a bad combination is a UsageError."""
+    instance_id = settings.instance_id.strip() or default_instance_id()
     return WorkerOptions(
-        claims_topic=args.claims_topic,
-        verdicts_topic=args.verdicts_topic,
-        dlq_topic=args.dlq_topic,
-        group_id=args.group_id,
+        claims_topic=settings.claims_topic,
+        verdicts_topic=settings.verdicts_topic,
+        dlq_topic=settings.dlq_topic,
+        group_id=settings.group_id,
         instance_id=instance_id,
-        exactly_once=args.delivery == "exactly-once",
-        batch_max_records=as_int(args.batch_max_records, name="batch_max_records", minimum=1),
-        batch_max_ms=as_int(args.batch_max_ms, name="batch_max_ms", minimum=1),
-        max_message_bytes=as_int(args.max_message_bytes, name="max_message_bytes", minimum=1),
-        shutdown_timeout_s=as_int(args.shutdown_timeout_s, name="shutdown_timeout_s", minimum=1),
-        log_claim_text=as_bool(args.log_claim_text),
-        session_timeout_ms=as_int(args.session_timeout_ms, name="session_timeout_ms", minimum=1),
-        call_timeout_s=as_int(args.kafka_call_timeout_s, name="kafka_call_timeout_s", minimum=1),
-        static_membership=static_membership(args, instance_id),
+        exactly_once=settings.delivery == "exactly-once",
+        batch_max_records=settings.batch_max_records,
+        batch_max_ms=settings.batch_max_ms,
+        max_message_bytes=settings.max_message_bytes,
+        shutdown_timeout_s=settings.shutdown_timeout_s,
+        log_claim_text=settings.log_claim_text,
+        session_timeout_ms=settings.session_timeout_ms,
+        call_timeout_s=settings.kafka_call_timeout_s,
+        static_membership=static_membership(settings, instance_id),
     )
 
 
-def static_membership(args: argparse.Namespace, instance_id: str) -> bool:
+def static_membership(settings: Settings, instance_id: str) -> bool:
     """``--static-membership``; the broker takes only some instance ids as member names."""
-    static = as_bool(args.static_membership)
+    static = settings.static_membership
     if static and not _GROUP_INSTANCE_ID.fullmatch(instance_id):
         raise UsageError(
             f"instance_id {instance_id!r} cannot name a static member: use at most 249 ASCII "
@@ -127,52 +131,46 @@ def static_membership(args: argparse.Namespace, instance_id: str) -> bool:
     return static
 
 
-def store_timeouts(args: argparse.Namespace) -> StoreTimeouts:
-    """Bounds on waiting for the document store, from the parsed settings."""
-    statement_ms = as_int(
-        args.store_statement_timeout_ms, name="store_statement_timeout_ms", minimum=1
-    )
+def store_timeouts(settings: Settings) -> StoreTimeouts:
+    """Bounds on waiting for the document store, from the settings."""
     return StoreTimeouts(
-        statement_s=statement_ms / 1000,
-        connect_s=as_int(args.store_connect_timeout_s, name="store_connect_timeout_s", minimum=1),
-        keepalive_idle_s=as_int(
-            args.store_keepalive_idle_s, name="store_keepalive_idle_s", minimum=1
-        ),
+        statement_s=settings.store_statement_timeout_ms / 1000,
+        connect_s=settings.store_connect_timeout_s,
+        keepalive_idle_s=settings.store_keepalive_idle_s,
     )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the worker until stopped (or, with ``--processes N``, supervise N of them); 0
     after a clean shutdown."""
-    configure_logging(log_format=args.log_format, level=args.log_level)
-    processes = as_int(args.processes, name="processes", minimum=1)
-    if processes > 1:
-        return _supervise(args, processes)
-    options = worker_options(args)
-    connection = KafkaConnection.from_args(args)
-    checker = Checker(check_options(args))
-    metrics = Metrics(
-        label_value_limit=as_int(args.label_value_limit, name="label_value_limit", minimum=1)
-    )
-    metrics_port = as_int(args.metrics_port, name="metrics_port")
-    cache_size = as_int(args.document_cache_size, name="document_cache_size")
+    settings = load_settings(args, WORKER_SETTINGS)
+    configure_logging(log_format=settings.log_format, level=settings.log_level)
+    if settings.processes > 1:
+        return _supervise(settings)
+    options = worker_options(settings)
+    connection = KafkaConnection.from_settings(settings)
+    checker = Checker(check_options(settings))
+    metrics = Metrics(label_value_limit=settings.label_value_limit)
     log.info(
         "starting",
-        store_url=mask_url(args.store_url),
+        store_url=mask_url(settings.store_url),
         group=options.group_id,
         instance=options.instance_id,
         **connection.describe(),
     )
-    cache_bytes = as_mib(args.document_cache_mib, name="document_cache_mib")
     with opened_store(
-        args.store_url,
-        cache_size=cache_size,
-        cache_bytes=cache_bytes,
-        timeouts=store_timeouts(args),
+        settings.store_url,
+        cache_size=settings.document_cache_size,
+        cache_bytes=settings.document_cache_mib * MIB,
+        timeouts=store_timeouts(settings),
     ) as store:
         worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
         server = _metrics_server(
-            metrics, worker.health.live, worker.health.ready, metrics_port, args.metrics_bind
+            metrics,
+            worker.health.live,
+            worker.health.ready,
+            settings.metrics_port,
+            settings.metrics_bind,
         )
         try:
             with _stop_on_signals(worker):
@@ -189,17 +187,14 @@ def run(args: argparse.Namespace) -> int:
     return 0 if worker.failure is None else EXIT_FATAL
 
 
-def _supervise(args: argparse.Namespace, processes: int) -> int:
-    """Run ``processes`` workers as children of this process, serving their merged metrics
-    and probes on the container's metrics port."""
-    options = worker_options(args)  # a bad setting is reported once, here
-    ports = [_free_loopback_port() for _ in range(processes)]
+def _supervise(settings: Settings) -> int:
+    """Run ``settings.processes`` workers as children of this process, serving their merged
+    metrics and probes on the container's metrics port."""
+    options = worker_options(settings)  # a bad setting is reported once, here
+    ports = [_free_loopback_port() for _ in range(settings.processes)]
     # Every setting reaches the children through their environment, so that secrets never
     # show in a process listing; each child gets its own instance ID and private port.
-    inherited = {
-        **os.environ,
-        **{BY_NAME[name].env: str(getattr(args, name)) for name in WORKER_SETTINGS},
-    }
+    inherited = {**os.environ, **environment_of(settings, WORKER_SETTINGS)}
 
     def child_environment(slot: int, port: int) -> dict[str, str]:
         return {
@@ -219,13 +214,9 @@ def _supervise(args: argparse.Namespace, processes: int) -> int:
     )
     merged = MergedMetrics(supervisor.scrapes)
     server = _metrics_server(
-        merged,
-        supervisor.live,
-        supervisor.ready,
-        as_int(args.metrics_port, name="metrics_port"),
-        args.metrics_bind,
+        merged, supervisor.live, supervisor.ready, settings.metrics_port, settings.metrics_bind
     )
-    log.info("supervising", processes=processes, instance=options.instance_id)
+    log.info("supervising", processes=settings.processes, instance=options.instance_id)
     previous = {
         sig: signal.signal(
             sig, lambda signum, _: supervisor.request_stop(signal.Signals(signum).name)

@@ -8,14 +8,13 @@ a logged connection never shows it.
 
 from __future__ import annotations
 
-import argparse
 import os
 import socket
 from dataclasses import dataclass, field
 from typing import Any
 
 from worker.errors import UsageError
-from worker.settings import MIB
+from worker.settings import MIB, Settings
 
 SASL_PROTOCOLS = frozenset({"SASL_PLAINTEXT", "SASL_SSL"})
 TLS_PROTOCOLS = frozenset({"SSL", "SASL_SSL"})
@@ -77,20 +76,20 @@ class KafkaConnection:
     ssl_keyfile: str = ""
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> KafkaConnection:
+    def from_settings(cls, settings: Settings) -> KafkaConnection:
         """Read and check the connection settings; a bad combination is a UsageError."""
-        servers = tuple(s.strip() for s in str(args.bootstrap_servers).split(",") if s.strip())
+        servers = tuple(s.strip() for s in settings.bootstrap_servers.split(",") if s.strip())
         if not servers:
             raise UsageError("bootstrap_servers is empty; give --bootstrap-servers HOST:PORT")
         connection = cls(
             bootstrap_servers=servers,
-            security_protocol=str(args.security_protocol).upper(),
-            sasl_mechanism=str(args.sasl_mechanism).strip().upper(),
-            sasl_username=str(args.sasl_username),
-            sasl_password=str(args.sasl_password),
-            ssl_cafile=str(args.ssl_cafile),
-            ssl_certfile=str(args.ssl_certfile),
-            ssl_keyfile=str(args.ssl_keyfile),
+            security_protocol=settings.security_protocol,
+            sasl_mechanism=settings.sasl_mechanism,
+            sasl_username=settings.sasl_username,
+            sasl_password=settings.sasl_password.get_secret_value(),
+            ssl_cafile=settings.ssl_cafile,
+            ssl_certfile=settings.ssl_certfile,
+            ssl_keyfile=settings.ssl_keyfile,
         )
         connection.validate()
         return connection

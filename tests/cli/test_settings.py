@@ -1,0 +1,88 @@
+"""Settings: a flag beats its variable, which beats the default; a bad value names its source."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from worker.errors import UsageError
+from worker.settings import BY_NAME, SETTINGS, Settings, add_settings, environment_of, load_settings
+
+NAMES = ("batch_max_records", "log_claim_text", "sasl_password", "delivery", "bare_numbers")
+
+
+def loaded(*argv: str) -> Settings:
+    parser = argparse.ArgumentParser()
+    add_settings(parser, NAMES)
+    return load_settings(parser.parse_args(argv), NAMES)
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for setting in SETTINGS:
+        monkeypatch.delenv(setting.env, raising=False)
+
+
+def test_a_flag_beats_its_variable_which_beats_the_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert loaded().batch_max_records == int(BY_NAME["batch_max_records"].default)
+    monkeypatch.setenv("QUANTCHECK_BATCH_MAX_RECORDS", "40")
+    assert loaded().batch_max_records == 40
+    assert loaded("--batch-max-records", "7").batch_max_records == 7
+
+
+@pytest.mark.parametrize(
+    ("argv", "variable", "expected"),
+    [
+        ((), None, False),
+        ((), "yes", True),
+        (("--log-claim-text",), None, True),
+        (("--log-claim-text", "true"), None, True),
+        (("--log-claim-text", "false"), "true", False),
+        (("--no-log-claim-text",), "1", False),
+    ],
+)
+def test_yes_no_settings_take_every_usual_spelling(
+    monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...], variable: str | None, expected: bool
+) -> None:
+    if variable is not None:
+        monkeypatch.setenv("QUANTCHECK_LOG_CLAIM_TEXT", variable)
+    assert loaded(*argv).log_claim_text is expected
+
+
+def test_a_bad_variable_is_named_with_the_value_it_held(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUANTCHECK_DELIVERY", "sometimes")
+    with pytest.raises(UsageError) as caught:
+        loaded()
+    message = str(caught.value)
+    assert message.startswith("QUANTCHECK_DELIVERY: input should be 'exactly-once' or")
+    assert message.endswith("got 'sometimes'")
+    assert "\n" not in message
+
+
+def test_a_bad_password_is_never_repeated_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUANTCHECK_SASL_PASSWORD", "hunter2")
+    settings = loaded()
+    assert "hunter2" not in repr(settings)
+    assert settings.sasl_password.get_secret_value() == "hunter2"
+
+
+def test_the_environment_of_settings_reads_back_as_the_same_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    given = loaded("--batch-max-records", "9", "--log-claim-text")
+    environment = environment_of(given, NAMES)
+    assert "QUANTCHECK_BARE_NUMBERS" not in environment, "an unset setting stays unset"
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert loaded() == given
+
+
+def test_every_setting_has_help_and_a_flag_of_its_own() -> None:
+    flags = [setting.flag for setting in SETTINGS]
+    assert len(set(flags)) == len(flags)
+    for setting in SETTINGS:
+        assert setting.help, setting.name
+        assert setting.flag.startswith("--")
