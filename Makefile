@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(PY) -m schemas.generate --check
+	$(PY) -m quantcheck.schemas.generate --check
 
 # Pure logic only: no broker, no database, a few seconds.
 test-unit: $(STAMP)

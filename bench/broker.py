@@ -23,8 +23,8 @@ from typing import Any
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 
 from bench.common import ROOT
-from worker.stream.config import KafkaConnection, admin_config, producer_config
-from worker.stream.topics import TopicSpec, create_topics
+from quantcheck.worker.stream.config import KafkaConnection, admin_config, producer_config
+from quantcheck.worker.stream.topics import TopicSpec, create_topics
 
 BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP_SERVERS"
 KAFKA_SCRIPT = ROOT / "deploy" / "local" / "kafka"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench.common import EXAMPLES, write_result
 
-QUANTCHECK = [sys.executable, "-m", "worker"]
+QUANTCHECK = [sys.executable, "-m", "quantcheck.worker"]
 TUTORIAL = [sys.executable, "-m", "bench.tutorial_process"]
 STARTUP_ROUNDS = 10
 

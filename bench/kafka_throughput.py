@@ -91,9 +91,9 @@ from bench.broker import (
     unique_name,
 )
 from bench.common import ROOT, write_result
-from worker.settings import BY_NAME
-from worker.stream.publish import claim_message
-from worker.stream.topics import DEFAULT_PARTITIONS, worker_topics
+from quantcheck.worker.settings import BY_NAME
+from quantcheck.worker.stream.publish import claim_message
+from quantcheck.worker.stream.topics import DEFAULT_PARTITIONS, worker_topics
 
 BATCH_MAX_RECORDS = int(BY_NAME["batch_max_records"].default)
 BATCH_MAX_MS = int(BY_NAME["batch_max_ms"].default)
@@ -216,7 +216,7 @@ class Bench:
         report = self._report_path(f"processes-{count}")
         argv = self.worker_argv(published.topic, verdicts, dlq, "exactly-once", report)
         # The command itself rather than the measuring harness: the supervisor is the point.
-        argv[1:7] = ["-m", "worker", "worker"]
+        argv[1:7] = ["-m", "quantcheck.worker", "worker"]
         argv += ["--processes", str(count)]
         receiver = Receiver(self.bootstrap, verdicts, DEFAULT_PARTITIONS)
         process = self._start(argv, report)

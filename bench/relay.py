@@ -9,7 +9,7 @@ first, and each batch is then delivered as one unit:
   (``send_offsets_to_transaction``);
 * at-least-once: the copies are sent and acknowledged, then the offsets are committed.
 
-The consumer and producer take their settings from ``worker.stream.config``, as the
+The consumer and producer take their settings from ``quantcheck.worker.stream.config``, as the
 worker's do, so the two differ only in what happens between poll and produce. No call is
 bounded by a helper thread and nothing is decoded, logged or counted: the relay is the
 ceiling the worker is compared to, not a second worker.
@@ -32,7 +32,7 @@ from kafka.structs import OffsetAndMetadata, TopicPartition
 
 from bench.broker import connection
 from bench.under_test import TimedConsumer, dump_stacks_on_sigusr1, on_sigterm, write_report
-from worker.stream.config import consumer_config, producer_config, transactional_id
+from quantcheck.worker.stream.config import consumer_config, producer_config, transactional_id
 
 POLL_TIMEOUT_MS = 100  # as the worker's loop
 SEND_TIMEOUT_S = 30.0

@@ -33,8 +33,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from worker.checker.model import Document
-from worker.store import CachingStore, DocumentStore, open_store
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.store import CachingStore, DocumentStore, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES_SCRIPT = ROOT / "deploy" / "local" / "postgres"

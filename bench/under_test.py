@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from worker.stream.consumer import WorkerConsumer
+from quantcheck.worker.stream.consumer import WorkerConsumer
 
 
 class TimedConsumer(WorkerConsumer):

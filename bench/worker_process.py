@@ -23,19 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from bench.under_test import TimedConsumer, dump_stacks_on_sigusr1, on_sigterm, write_report
-from worker.checker import Checker
-from worker.cli.checker_options import check_options
-from worker.cli.main import build_parser
-from worker.cli.worker import WORKER_SETTINGS, worker_options
-from worker.observability.logging import configure_logging
-from worker.observability.metrics import Metrics
-from worker.settings import MIB, load_settings
-from worker.store import CachingStore, open_store
-from worker.stream import loop
-from worker.stream.batch import BatchProcessor, BatchSettings
-from worker.stream.config import KafkaConnection
-from worker.stream.loop import Worker, WorkerOptions
-from worker.stream.records import InputRecord
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.cli.checker_options import check_options
+from quantcheck.worker.cli.main import build_parser
+from quantcheck.worker.cli.worker import WORKER_SETTINGS, worker_options
+from quantcheck.worker.observability.logging import configure_logging
+from quantcheck.worker.observability.metrics import Metrics
+from quantcheck.worker.settings import MIB, load_settings
+from quantcheck.worker.store import CachingStore, open_store
+from quantcheck.worker.stream import loop
+from quantcheck.worker.stream.batch import BatchProcessor, BatchSettings
+from quantcheck.worker.stream.config import KafkaConnection
+from quantcheck.worker.stream.loop import Worker, WorkerOptions
+from quantcheck.worker.stream.records import InputRecord
 
 PROFILE_INTERVAL_S = 0.001
 TOP_FUNCTIONS = 15

@@ -19,12 +19,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from bench.common import EXAMPLES
-from schemas import ClaimEvent
-from worker.checker import Document
-from worker.inputs.claims import ClaimDefaults, iter_claims
-from worker.inputs.documents import iter_documents
-from worker.store import open_store
-from worker.stream.publish import claim_message
+from quantcheck.schemas import ClaimEvent
+from quantcheck.worker.checker import Document
+from quantcheck.worker.inputs.claims import ClaimDefaults, iter_claims
+from quantcheck.worker.inputs.documents import iter_documents
+from quantcheck.worker.store import open_store
+from quantcheck.worker.stream.publish import claim_message
 
 HANDBOOK = EXAMPLES / "field_sensor_handbook.csv"
 CLAIMS = EXAMPLES / "rag_numeric_claims.csv"

@@ -26,7 +26,7 @@ import uvicorn
 from fastapi import FastAPI, Request
 from pydantic import BaseModel
 
-from worker.client import DEFAULT_TOPIC, Publisher
+from quantcheck.client import DEFAULT_TOPIC, Publisher
 
 
 class Question(BaseModel):

@@ -6,8 +6,8 @@ ship as JSON Schema files (``claim-event.v1.schema.json``, ``answer-event.v1.sch
 (``asyncapi.yaml``) in this package.
 """
 
-from schemas.answer import ANSWER_EVENT_TYPE, AnswerEvent, parse_answer
-from schemas.answer_verdict import (
+from quantcheck.schemas.answer import ANSWER_EVENT_TYPE, AnswerEvent, parse_answer
+from quantcheck.schemas.answer_verdict import (
     ANSWER_VERDICT_EVENT_TYPE,
     WORST_FIRST,
     AnswerClaim,
@@ -16,14 +16,14 @@ from schemas.answer_verdict import (
     dump_answer_verdict,
     worst_status,
 )
-from schemas.claim import (
+from quantcheck.schemas.claim import (
     CLAIM_DECODE_KINDS,
     ClaimDecodeError,
     ClaimDecodeKind,
     ClaimEvent,
     parse_claim,
 )
-from schemas.dead_letter import (
+from quantcheck.schemas.dead_letter import (
     ADDED_HEADERS,
     DEAD_LETTER_KINDS,
     HEADER_ANSWER_ID,
@@ -46,14 +46,14 @@ from schemas.dead_letter import (
     dead_letter_headers,
     read_dead_letter_headers,
 )
-from schemas.event_types import (
+from quantcheck.schemas.event_types import (
     EVENT_TYPE_FIELD,
     VerdictRecordError,
     parse_claims_topic_value,
     parse_verdicts_topic_value,
 )
-from schemas.limits import SCHEMA_VERSION
-from schemas.verdict import (
+from quantcheck.schemas.limits import SCHEMA_VERSION
+from quantcheck.schemas.verdict import (
     MATCH_KINDS,
     RELATIONS,
     STATUSES,

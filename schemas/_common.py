@@ -18,7 +18,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from schemas.limits import MAX_ID_CHARS, MAX_KB_VERSION_CHARS, MAX_NAME_CHARS
+from quantcheck.schemas.limits import MAX_ID_CHARS, MAX_KB_VERSION_CHARS, MAX_NAME_CHARS
 
 CONTRACT_CONFIG = ConfigDict(
     strict=True,

@@ -4,7 +4,7 @@ Published to the ``claims`` topic next to claim events, keyed by the answer ID. 
 the answer text with its inline citation markers (``[1]``, ``[1, 3]``, ``[S01]``,
 ``【2】``, ``^[3]``, ``[^2]``) and what retrieval supplied; the worker splits it into one
 claim per sentence. ``event_type`` tells it apart from a claim event, which has no such
-field: see :mod:`schemas.event_types`.
+field: see :mod:`quantcheck.schemas.event_types`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from schemas._common import (
+from quantcheck.schemas._common import (
     CONTRACT_CONFIG,
     NO_CONTROL_CHARACTERS,
     NO_NUL_CHARACTERS,
@@ -22,15 +22,20 @@ from schemas._common import (
     KbVersion,
     Name,
 )
-from schemas.decoding import decode
-from schemas.fields import (
+from quantcheck.schemas.decoding import decode
+from quantcheck.schemas.fields import (
     Attributes,
     Prompt,
     RetrievedDocIds,
     SchemaVersionOne,
     keys_as_property_names,
 )
-from schemas.limits import MAX_ANSWER_ID_CHARS, MAX_ANSWER_TEXT_CHARS, MAX_CITATIONS, MAX_ID_CHARS
+from quantcheck.schemas.limits import (
+    MAX_ANSWER_ID_CHARS,
+    MAX_ANSWER_TEXT_CHARS,
+    MAX_CITATIONS,
+    MAX_ID_CHARS,
+)
 
 ANSWER_EVENT_TYPE: Final = "answer"
 """The ``event_type`` of an answer event."""
@@ -115,8 +120,8 @@ class AnswerEvent(BaseModel):
 def parse_answer(raw: bytes | bytearray | memoryview | None) -> AnswerEvent:
     """Read one answer message value (UTF-8 JSON) into an :class:`AnswerEvent`.
 
-    Raises :class:`~schemas.decoding.ClaimDecodeError`, and nothing else, for any input
-    that is not a valid version 1 answer, exactly as :func:`~schemas.claim.parse_claim`
+    Raises :class:`~quantcheck.schemas.decoding.ClaimDecodeError`, and nothing else, for any input
+    that is not a valid version 1 answer, exactly as :func:`~quantcheck.schemas.claim.parse_claim`
     does for claims.
     """
     return decode(raw, AnswerEvent)

@@ -4,7 +4,7 @@ After the claims split from an answer are checked, each has its own verdict (key
 claim ID ``<answer_id>:<n>``), and the answer gets one more record, keyed by the answer
 ID, that sums them up: the worst status, the count per status and each claim with its
 status and its sentence's place in the answer. Its ``event_type`` tells it apart from a
-claim verdict, which has no such field: see :mod:`schemas.event_types`.
+claim verdict, which has no such field: see :mod:`quantcheck.schemas.event_types`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Annotated, Final, Literal
 from pydantic import BaseModel, Field, NonNegativeInt, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from schemas._common import CONTRACT_CONFIG, AwareTimestamp, Identifier, KbVersion, Name
-from schemas.verdict import STATUSES, Sha256Hex, SourceCoordinates, Span, VerdictStatus
+from quantcheck.schemas._common import CONTRACT_CONFIG, AwareTimestamp, Identifier, KbVersion, Name
+from quantcheck.schemas.verdict import STATUSES, Sha256Hex, SourceCoordinates, Span, VerdictStatus
 
 ANSWER_VERDICT_EVENT_TYPE: Final = "answer_verdict"
 """The ``event_type`` of an answer verdict."""

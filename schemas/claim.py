@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from schemas._common import (
+from quantcheck.schemas._common import (
     CONTRACT_CONFIG,
     NO_NUL_CHARACTERS,
     AwareTimestamp,
@@ -20,15 +20,21 @@ from schemas._common import (
     KbVersion,
     Name,
 )
-from schemas.decoding import (
+from quantcheck.schemas.decoding import (
     CLAIM_DECODE_KINDS,
     ClaimDecodeError,
     ClaimDecodeKind,
     decode,
     summarize_errors,
 )
-from schemas.fields import Attributes, AttributeValue, Prompt, RetrievedDocIds, SchemaVersionOne
-from schemas.limits import MAX_CITED_DOC_IDS, MAX_CLAIM_TEXT_CHARS
+from quantcheck.schemas.fields import (
+    Attributes,
+    AttributeValue,
+    Prompt,
+    RetrievedDocIds,
+    SchemaVersionOne,
+)
+from quantcheck.schemas.limits import MAX_CITED_DOC_IDS, MAX_CLAIM_TEXT_CHARS
 
 ClaimText = Annotated[
     str, StringConstraints(min_length=1, max_length=MAX_CLAIM_TEXT_CHARS), NO_NUL_CHARACTERS

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
-from schemas._common import one_line
-from schemas.limits import MAX_ERROR_MESSAGE_CHARS, MAX_ID_CHARS
+from quantcheck.schemas._common import one_line
+from quantcheck.schemas.limits import MAX_ERROR_MESSAGE_CHARS, MAX_ID_CHARS
 
 HEADER_PREFIX: Final = "quantcheck."
 """Prefix of every header a dead letter adds."""

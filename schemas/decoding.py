@@ -13,8 +13,8 @@ from typing import Final, Literal, TypeVar, get_args
 import pydantic_core
 from pydantic import BaseModel, ValidationError
 
-from schemas._common import one_line
-from schemas.limits import (
+from quantcheck.schemas._common import one_line
+from quantcheck.schemas.limits import (
     MAX_ATTRIBUTES,
     MAX_ERROR_MESSAGE_CHARS,
     MAX_REPORTED_ERRORS,

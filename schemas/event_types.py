@@ -14,13 +14,18 @@ from typing import Final
 
 from pydantic import ValidationError
 
-from schemas._common import one_line
-from schemas.answer import ANSWER_EVENT_TYPE, AnswerEvent
-from schemas.answer_verdict import ANSWER_VERDICT_EVENT_TYPE, AnswerVerdictEvent
-from schemas.claim import ClaimEvent
-from schemas.decoding import ClaimDecodeError, read_document, summarize_errors, validate_document
-from schemas.limits import MAX_ERROR_MESSAGE_CHARS
-from schemas.verdict import VerdictEvent
+from quantcheck.schemas._common import one_line
+from quantcheck.schemas.answer import ANSWER_EVENT_TYPE, AnswerEvent
+from quantcheck.schemas.answer_verdict import ANSWER_VERDICT_EVENT_TYPE, AnswerVerdictEvent
+from quantcheck.schemas.claim import ClaimEvent
+from quantcheck.schemas.decoding import (
+    ClaimDecodeError,
+    read_document,
+    summarize_errors,
+    validate_document,
+)
+from quantcheck.schemas.limits import MAX_ERROR_MESSAGE_CHARS
+from quantcheck.schemas.verdict import VerdictEvent
 
 EVENT_TYPE_FIELD: Final = "event_type"
 """The top-level field that names a record's type where a topic carries two."""

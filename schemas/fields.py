@@ -21,8 +21,8 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from schemas._common import NO_CONTROL_CHARACTERS, NO_NUL_CHARACTERS, Identifier
-from schemas.limits import (
+from quantcheck.schemas._common import NO_CONTROL_CHARACTERS, NO_NUL_CHARACTERS, Identifier
+from quantcheck.schemas.limits import (
     MAX_ATTRIBUTE_KEY_CHARS,
     MAX_ATTRIBUTE_VALUE_CHARS,
     MAX_ATTRIBUTES,

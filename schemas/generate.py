@@ -1,7 +1,7 @@
 """Write the contracts' JSON Schema files next to this module.
 
-``python -m schemas.generate`` rewrites the files that differ from the models;
-``python -m schemas.generate --check`` writes nothing and exits 1 when any differs, so a
+``python -m quantcheck.schemas.generate`` rewrites the files that differ from the models;
+``python -m quantcheck.schemas.generate --check`` writes nothing and exits 1 when any differs, so a
 change to a model cannot land without its schema.
 """
 
@@ -18,11 +18,11 @@ from typing import Any, Final
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode
 
-from schemas.answer import AnswerEvent
-from schemas.answer_verdict import AnswerVerdictEvent
-from schemas.claim import ClaimEvent
-from schemas.limits import MAX_CLAIM_MESSAGE_BYTES
-from schemas.verdict import VerdictEvent
+from quantcheck.schemas.answer import AnswerEvent
+from quantcheck.schemas.answer_verdict import AnswerVerdictEvent
+from quantcheck.schemas.claim import ClaimEvent
+from quantcheck.schemas.limits import MAX_CLAIM_MESSAGE_BYTES
+from quantcheck.schemas.verdict import VerdictEvent
 
 SCHEMA_DIR: Final = Path(__file__).resolve().parent
 """Where the generated files live: inside the package, so they ship with it."""
@@ -128,7 +128,7 @@ def stale_files(directory: Path = SCHEMA_DIR) -> dict[str, str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Write or check the generated files; returns the exit status."""
     parser = argparse.ArgumentParser(
-        prog="python -m schemas.generate",
+        prog="python -m quantcheck.schemas.generate",
         description="Write the JSON Schema files of the event contracts.",
     )
     parser.add_argument(
@@ -146,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         if stale:
             print(
-                f"out of date: {', '.join(stale)} (run python -m schemas.generate)",
+                f"out of date: {', '.join(stale)} (run python -m quantcheck.schemas.generate)",
                 file=sys.stderr,
             )
             return 1

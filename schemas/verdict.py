@@ -14,8 +14,8 @@ from typing import Annotated, Final, Literal, get_args
 from pydantic import BaseModel, Field, NonNegativeInt, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from schemas._common import CONTRACT_CONFIG, AwareTimestamp, Identifier, KbVersion, Name
-from schemas.limits import MAX_TOPIC_CHARS
+from quantcheck.schemas._common import CONTRACT_CONFIG, AwareTimestamp, Identifier, KbVersion, Name
+from quantcheck.schemas.limits import MAX_TOPIC_CHARS
 
 VerdictStatus = Literal[
     "missing_citation",

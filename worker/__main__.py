@@ -1,7 +1,7 @@
-"""``python -m worker`` runs the ``quantcheck`` command."""
+"""``python -m quantcheck.worker`` runs the ``quantcheck`` command."""
 
 import sys
 
-from worker.cli.main import main
+from quantcheck.worker.cli.main import main
 
 sys.exit(main())

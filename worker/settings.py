@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from worker.errors import UsageError
+from quantcheck.worker.errors import UsageError
 
 ENV_PREFIX = "QUANTCHECK_"
 MIB = 1024 * 1024

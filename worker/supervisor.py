@@ -4,7 +4,7 @@ A worker process checks claims on one core; a container on a bigger node runs se
 Each child is a complete worker with its own consumer and transactional identity (its
 instance ID is the container's with ``-<slot>`` appended) and serves its metrics and
 probes on a private loopback port. The supervisor serves the container's ``/metrics``
-(merged, see :mod:`worker.observability.merged`), and ``/healthz`` and ``/readyz`` true
+(merged, see :mod:`quantcheck.worker.observability.merged`), and ``/healthz`` and ``/readyz`` true
 only when every child's are. A child that dies is started again after a capped backoff; a
 child that ends with the fatal status (authorization, a missing topic) ends the container
 with that status, since restarting it cannot help. SIGTERM is passed to every child, and
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 import structlog
 
-from worker.observability.merged import Scrape
-from worker.stream.backoff import Backoff
+from quantcheck.worker.observability.merged import Scrape
+from quantcheck.worker.stream.backoff import Backoff
 
 # A child that ran this long before dying is restarted at once, as after a first failure.
 _STABLE_AFTER_S = 60.0

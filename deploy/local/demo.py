@@ -31,10 +31,10 @@ from pathlib import Path
 
 from kafka import KafkaConsumer, TopicPartition
 
-from schemas import read_dead_letter_headers
-from worker.checker import Status
-from worker.reports.chart import write_chart
-from worker.reports.summary import ordered_counts, summary_lines
+from quantcheck.schemas import read_dead_letter_headers
+from quantcheck.worker.checker import Status
+from quantcheck.worker.reports.chart import write_chart
+from quantcheck.worker.reports.summary import ordered_counts, summary_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -152,7 +152,7 @@ def step(message: str) -> None:
 
 def quantcheck(*args: str) -> str:
     """Run a ``quantcheck`` command as a user would; its output is returned."""
-    command = [sys.executable, "-m", "worker", *args]
+    command = [sys.executable, "-m", "quantcheck.worker", *args]
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
     if result.returncode != 0:
         raise DemoError(f"quantcheck {args[0]} failed: {result.stderr.strip() or result.stdout}")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from schemas import AnswerEvent
-from worker.quantities.extract import extract
+from quantcheck.schemas import AnswerEvent
+from quantcheck.worker.quantities.extract import extract
 
 FOUR_SENTENCES = (
     "Here is what the handbook says. The logger records a reading every 15 seconds [1]."

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from quantcheck.worker.answers import SentenceClaim, split_answer
+from quantcheck.worker.quantities.extract import extract
 from tests.answers.samples import FOUR_SENTENCES, answer, has_quantity
-from worker.answers import SentenceClaim, split_answer
-from worker.quantities.extract import extract
 
 
 def split(text: str, **overrides: object) -> tuple[SentenceClaim, ...]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.checker import (
+from quantcheck.worker.checker import (
     Checker,
     CheckOptions,
     CitationMode,
@@ -19,9 +19,9 @@ from worker.checker import (
     MatchKind,
     Status,
 )
-from worker.checker.evidence_cache import LruCache
-from worker.checker.model import sha256_text
-from worker.quantities.categories import Scope
+from quantcheck.worker.checker.evidence_cache import LruCache
+from quantcheck.worker.checker.model import sha256_text
+from quantcheck.worker.quantities.categories import Scope
 
 
 @pytest.fixture(scope="module")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from worker.checker.compare import EvidenceIndex, find_support
-from worker.checker.model import FactCheck, MatchKind
-from worker.quantities.extract import extract
-from worker.quantities.facts import Mention
+from quantcheck.worker.checker.compare import EvidenceIndex, find_support
+from quantcheck.worker.checker.model import FactCheck, MatchKind
+from quantcheck.worker.quantities.extract import extract
+from quantcheck.worker.quantities.facts import Mention
 
 
 def index(text: str) -> EvidenceIndex:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from quantcheck.worker.cli.main import main
 from tests.support.postgres import ROOT
-from worker.cli.main import main
 
 TUTORIAL_SUMMARY = [
     "claims=16 matched_expected=16",
@@ -339,7 +339,7 @@ def test_unknown_fail_on_status_is_a_usage_error(
 
 def test_real_process_prints_no_traceback(handbook: Path, tmp_path: Path) -> None:
     bad = write(tmp_path / "claims.csv", "claim_id,claim_text\n")
-    command = [sys.executable, "-m", "worker", "check", "--documents", str(handbook)]
+    command = [sys.executable, "-m", "quantcheck.worker", "check", "--documents", str(handbook)]
     result = subprocess.run(
         [*command, "--claims", str(bad)],
         capture_output=True,

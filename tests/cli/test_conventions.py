@@ -9,8 +9,8 @@ from importlib.metadata import version
 
 import pytest
 
+from quantcheck.worker.cli.main import EXIT_BROKEN_PIPE, main
 from tests.conftest import EXAMPLES, ROOT
-from worker.cli.main import EXIT_BROKEN_PIPE, main
 
 CHECK = [
     "check",
@@ -23,7 +23,7 @@ CHECK = [
 
 def quantcheck(*argv: str, stdout: int) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "worker", *argv],
+        [sys.executable, "-m", "quantcheck.worker", *argv],
         stdout=stdout,
         stderr=subprocess.PIPE,
         cwd=ROOT,
@@ -69,7 +69,7 @@ def test_a_reader_gone_away_ends_the_command_quietly(argv: list[str], status: in
 
 
 def test_head_gets_the_first_line() -> None:
-    command = " ".join([sys.executable, "-m", "worker", *CHECK]) + " | head -1"
+    command = " ".join([sys.executable, "-m", "quantcheck.worker", *CHECK]) + " | head -1"
     done = subprocess.run(
         ["bash", "-c", command], capture_output=True, cwd=ROOT, timeout=120, check=False
     )

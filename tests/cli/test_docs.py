@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from quantcheck.worker.cli.main import main
+from quantcheck.worker.store import open_store
 from tests.support.postgres import ROOT
-from worker.cli.main import main
-from worker.store import open_store
 
 
 @pytest.fixture
@@ -202,7 +202,7 @@ def test_command_line_entry_point(tmp_path: Path, handbook: Path) -> None:
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
     }
-    command = [sys.executable, "-m", "worker", "docs"]
+    command = [sys.executable, "-m", "quantcheck.worker", "docs"]
     loaded = subprocess.run(
         [*command, "load", "--store", url, "--kb-version", "v1", str(handbook)],
         capture_output=True,

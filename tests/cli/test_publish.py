@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from schemas import parse_claim
+from quantcheck.schemas import parse_claim
+from quantcheck.worker.cli.main import main
 from tests.stream.samples import CLAIMS, sample_claims
 from tests.support.kafka import KafkaBroker, consume_all, create_topics
-from worker.cli.main import main
 
 Names = Callable[[str], str]
 

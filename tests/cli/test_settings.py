@@ -6,8 +6,15 @@ import argparse
 
 import pytest
 
-from worker.errors import UsageError
-from worker.settings import BY_NAME, SETTINGS, Settings, add_settings, environment_of, load_settings
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.settings import (
+    BY_NAME,
+    SETTINGS,
+    Settings,
+    add_settings,
+    environment_of,
+    load_settings,
+)
 
 NAMES = ("batch_max_records", "log_claim_text", "sasl_password", "delivery", "bare_numbers")
 

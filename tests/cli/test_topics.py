@@ -9,9 +9,9 @@ import pytest
 from kafka import KafkaAdminClient
 from kafka.admin import ConfigResource, ConfigResourceType
 
+from quantcheck.worker.cli.main import main
+from quantcheck.worker.stream.config import MAX_CLAIM_RECORD_BYTES, MAX_DEAD_LETTER_RECORD_BYTES
 from tests.support.kafka import KafkaBroker
-from worker.cli.main import main
-from worker.stream.config import MAX_CLAIM_RECORD_BYTES, MAX_DEAD_LETTER_RECORD_BYTES
 
 Names = Callable[[str], str]
 

@@ -40,7 +40,7 @@ def test_worker_publish_and_topics_fail_in_one_line_without_a_broker(tmp_path: P
     # Started together: each waits out the same bootstrap timeout.
     running = {
         name: subprocess.Popen(
-            [sys.executable, "-m", "worker", *argv],
+            [sys.executable, "-m", "quantcheck.worker", *argv],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

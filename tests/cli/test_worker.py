@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 import structlog
 
+from quantcheck.worker.cli.main import build_parser, main
+from quantcheck.worker.cli.worker import WORKER_SETTINGS, check_options, worker_options
+from quantcheck.worker.observability.logging import LIBRARY_LOGGERS
+from quantcheck.worker.settings import BY_NAME, Settings, load_settings
 from tests.stream.workers import load_handbook
 from tests.support.kafka import KafkaBroker, create_topics
-from worker.cli.main import build_parser, main
-from worker.cli.worker import WORKER_SETTINGS, check_options, worker_options
-from worker.observability.logging import LIBRARY_LOGGERS
-from worker.settings import BY_NAME, Settings, load_settings
 
 Names = Callable[[str], str]
 

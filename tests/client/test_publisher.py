@@ -10,12 +10,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from schemas import AnswerEvent, ClaimDecodeError, ClaimEvent, parse_claims_topic_value
+from quantcheck.schemas import AnswerEvent, ClaimDecodeError, ClaimEvent, parse_claims_topic_value
+from quantcheck.worker.client import Publisher, PublisherStats, event_message
 from tests.answers.samples import answer
 from tests.schemas.samples import answer_payload, claim_payload
 from tests.stream.workers import free_port
 from tests.support.kafka import KafkaBroker, consume_all, create_topics
-from worker.client import Publisher, PublisherStats, event_message
 
 Names = Callable[[str], str]
 

@@ -38,8 +38,8 @@ ALLOWED = {
 
 USE_THE_CLIENT = """
 from datetime import UTC, datetime
-from schemas import AnswerEvent, parse_answer
-from worker.client import Publisher, event_message
+from quantcheck.schemas import AnswerEvent, parse_answer
+from quantcheck.client import Publisher, event_message
 
 answer = AnswerEvent(
     schema_version=1, event_type="answer", answer_id="A1", answer_text="Log every 15 s [1].",
@@ -70,9 +70,12 @@ def client_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    for package in ("worker", "schemas"):
+    for package in ("quantcheck", "worker", "schemas"):
         shutil.copytree(
-            ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__")
+            ROOT / package,
+            source / package,
+            symlinks=True,
+            ignore=shutil.ignore_patterns("__pycache__"),
         )
     venv = base / "venv"
     created = run(sys.executable, "-m", "venv", venv, cwd=base)
@@ -101,6 +104,16 @@ def test_the_contracts_and_the_publisher_import(client_venv: Path) -> None:
     done = run(client_venv / "bin" / "python", "-c", USE_THE_CLIENT, cwd=client_venv)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "Publisher"
+
+
+@pytest.mark.integration
+def test_only_the_quantcheck_name_is_installed(client_venv: Path) -> None:
+    # Generic top-level names such as "worker" would shadow, or be shadowed by, a backend's
+    # own modules.
+    (site,) = (client_venv / "lib").glob("python*/site-packages")
+    assert (site / "quantcheck" / "worker" / "client" / "publisher.py").is_file()
+    assert not (site / "worker").exists()
+    assert not (site / "schemas").exists()
 
 
 @pytest.mark.integration

@@ -17,8 +17,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from worker.cli.main import build_parser
-from worker.settings import BY_NAME, known_env_vars
+from quantcheck.worker.cli.main import build_parser
+from quantcheck.worker.settings import BY_NAME, known_env_vars
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"

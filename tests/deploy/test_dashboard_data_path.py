@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 import yaml
 
+from quantcheck.worker.cli.main import main
 from tests.stream.samples import CLAIMS, EXPECTED_STATUSES
 from tests.stream.workers import (
     Samples,
@@ -44,7 +45,6 @@ from tests.stream.workers import (
     wait_until,
 )
 from tests.support.kafka import ROOT, KafkaBroker, consume_all
-from worker.cli.main import main
 
 pytestmark = pytest.mark.integration
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from worker.observability.metrics import Metrics
+from quantcheck.worker.observability.metrics import Metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAFANA = ROOT / "deploy" / "grafana"

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 import yaml
 
-from worker.cli.main import build_parser
-from worker.settings import BY_NAME, known_env_vars
-from worker.stream.topics import worker_topics
+from quantcheck.worker.cli.main import build_parser
+from quantcheck.worker.settings import BY_NAME, known_env_vars
+from quantcheck.worker.stream.topics import worker_topics
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import subprocess
 
+from quantcheck.worker.settings import SETTINGS
 from tests.conftest import ROOT
-from worker.settings import SETTINGS
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from schemas import AnswerEvent, parse_claims_topic_value
+from quantcheck.schemas import AnswerEvent, parse_claims_topic_value
 from tests.stream.workers import (
     WorkerProcess,
     checked_answer,

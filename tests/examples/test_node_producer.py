@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from schemas import AnswerEvent, parse_answer, parse_claims_topic_value
+from quantcheck.schemas import AnswerEvent, parse_answer, parse_claims_topic_value
 from tests.schemas.samples import answer_payload
 from tests.stream.workers import (
     WorkerProcess,

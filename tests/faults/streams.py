@@ -22,10 +22,10 @@ from typing import Any
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 
-from schemas import ClaimEvent, read_dead_letter_headers
+from quantcheck.schemas import ClaimEvent, read_dead_letter_headers
+from quantcheck.worker.stream.publish import claim_message
 from tests.stream.samples import CITATION_FAILURES, sample_rows
 from tests.support.kafka import ConsumedRecord, OutgoingRecord, produce
-from worker.stream.publish import claim_message
 
 SEED_ENV = "QUANTCHECK_FAULT_SEED"
 """Set to a seed a failed run printed to replay its fault plan."""

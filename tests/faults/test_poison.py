@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
-from schemas import read_dead_letter_headers
-from schemas.limits import (
+from quantcheck.schemas import read_dead_letter_headers
+from quantcheck.schemas.limits import (
     MAX_CITED_DOC_IDS,
     MAX_CLAIM_MESSAGE_BYTES,
     MAX_CLAIM_TEXT_CHARS,
     MAX_RETRIEVED_DOC_IDS,
 )
+from quantcheck.worker.stream.publish import claim_message
 from tests.faults.streams import assert_one_verdict_per_claim
 from tests.schemas.samples import DROP
 from tests.stream.samples import sample_claims
@@ -34,7 +35,6 @@ from tests.stream.workers import (
     wait_until,
 )
 from tests.support.kafka import KafkaBroker, consume_all
-from worker.stream.publish import claim_message
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults, pytest.mark.slow]
 

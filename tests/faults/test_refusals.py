@@ -23,7 +23,9 @@ from kafka.admin import (
     ResourceType,
 )
 
-from schemas import read_dead_letter_headers
+from quantcheck.schemas import read_dead_letter_headers
+from quantcheck.worker.stream.config import KafkaConnection, admin_config
+from quantcheck.worker.stream.loop import EXIT_FATAL, FATAL_ATTEMPTS
 from tests.faults.streams import claim_records, numbered_claims, publish, record_figures
 from tests.stream.workers import (
     WorkerProcess,
@@ -35,8 +37,6 @@ from tests.stream.workers import (
     wait_until,
 )
 from tests.support.kafka import KafkaBroker, consume_all, produce
-from worker.stream.config import KafkaConnection, admin_config
-from worker.stream.loop import EXIT_FATAL, FATAL_ATTEMPTS
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults, pytest.mark.slow]
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from worker.checker.model import sha256_text
-from worker.errors import InputError
-from worker.inputs import rows as rows_module
-from worker.inputs.documents import iter_documents, read_documents
+from quantcheck.worker.checker.model import sha256_text
+from quantcheck.worker.errors import InputError
+from quantcheck.worker.inputs import rows as rows_module
+from quantcheck.worker.inputs.documents import iter_documents, read_documents
 
 CSV_HEADER = "doc_id,topic,text\n"
 

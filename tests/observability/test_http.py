@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from worker.observability.http import MetricsServer, start_from_settings
-from worker.observability.metrics import Metrics
+from quantcheck.worker.observability.http import MetricsServer, start_from_settings
+from quantcheck.worker.observability.metrics import Metrics
 
 
 @dataclass

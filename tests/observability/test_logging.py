@@ -11,7 +11,11 @@ from datetime import datetime
 import pytest
 import structlog
 
-from worker.observability.logging import LIBRARY_LOGGERS, configure_logging, resolve_format
+from quantcheck.worker.observability.logging import (
+    LIBRARY_LOGGERS,
+    configure_logging,
+    resolve_format,
+)
 
 
 class Terminal(io.StringIO):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from worker.observability.merged import MergedMetrics, Scrape
-from worker.observability.metrics import Metrics
+from quantcheck.worker.observability.merged import MergedMetrics, Scrape
+from quantcheck.worker.observability.metrics import Metrics
 
 
 def child(verdicts: int, *, lag: int) -> str:

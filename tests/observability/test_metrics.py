@@ -7,8 +7,8 @@ import threading
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from worker.checker.model import CITATION_FAILURES, Status
-from worker.observability.metrics import (
+from quantcheck.worker.checker.model import CITATION_FAILURES, Status
+from quantcheck.worker.observability.metrics import (
     BATCH_SIZE_BUCKETS,
     DEAD_LETTER_KINDS,
     LATENCY_BUCKETS,

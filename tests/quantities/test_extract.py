@@ -7,10 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from worker.quantities.categories import Scope
-from worker.quantities.extract import Extraction, extract
-from worker.quantities.facts import Relation
-from worker.quantities.text import normalize
+from quantcheck.worker.quantities.categories import Scope
+from quantcheck.worker.quantities.extract import Extraction, extract
+from quantcheck.worker.quantities.facts import Relation
+from quantcheck.worker.quantities.text import normalize
 
 
 def labels(text: str, *, scope: Scope = Scope.UNITS) -> list[str]:

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from quantcheck.worker.cli.main import main
 from tests.stream.workers import Topics
-from worker.cli.main import main
 
 
 @dataclass(frozen=True)

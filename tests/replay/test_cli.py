@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.cli.main import main
+from quantcheck.worker.cli.main import main
 
 # Nothing listens here: every case below must fail before a connection is tried.
 UNREACHABLE = ["--bootstrap-servers", "127.0.0.1:9", "--store", "sqlite:///:memory:"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worker.replay.compare import (
+from quantcheck.worker.replay.compare import (
     Coordinates,
     Decision,
     ReplayedClaim,

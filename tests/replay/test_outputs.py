@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from worker.errors import UsageError
-from worker.replay.compare import Coordinates, Decision, ReplayedClaim, Transition
-from worker.replay.outputs import COLUMNS, output_format, rows_file
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.replay.compare import Coordinates, Decision, ReplayedClaim, Transition
+from quantcheck.worker.replay.outputs import COLUMNS, output_format, rows_file
 
 VERDICT = b'{"schema_version":1,"claim_id":"C1","status":"supported","reason":"ok \\u00e9"}'
 CHANGED = ReplayedClaim(

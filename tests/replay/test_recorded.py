@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+from quantcheck.worker.replay.recorded import RecordedIndex
+from quantcheck.worker.replay.window import PartitionRange, Window
 from tests.replay.samples import replayer, sources
 from tests.stream.samples import as_records, sample_claims
-from worker.replay.recorded import RecordedIndex
-from worker.replay.window import PartitionRange, Window
 
 C01_VERDICT = (
     replayer(comparing=False)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from quantcheck.worker.cli.main import main
 from tests.replay.commands import replay
 from tests.schemas.samples import answer_payload
 from tests.stream.samples import MIXED_MARKERS
@@ -21,7 +22,6 @@ from tests.stream.workers import (
     read_verdicts,
 )
 from tests.support.kafka import KafkaBroker, consume_all
-from worker.cli.main import main
 
 pytestmark = pytest.mark.integration
 

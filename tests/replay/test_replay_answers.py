@@ -6,24 +6,24 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from schemas import (
+from quantcheck.schemas import (
     AnswerVerdictEvent,
     DeadLetterKind,
     dead_letter_headers,
     read_dead_letter_headers,
 )
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.replay.compare import Decision, Tally, Transition, answer_reason
+from quantcheck.worker.replay.recorded import Recorded, RecordedIndex, recorded_dead_letter
+from quantcheck.worker.replay.replayer import Filters, Replayed
+from quantcheck.worker.replay.source import SourceRecord
+from quantcheck.worker.replay.window import PartitionRange, Window
+from quantcheck.worker.stream.batch import BatchProcessor
+from quantcheck.worker.stream.records import InputRecord
 from tests.answers.samples import answer
 from tests.replay.samples import recorded_as, replayer, sources, versions
 from tests.replay.test_report_html import report_page
 from tests.stream.samples import MIXED_MARKERS, SETTINGS, as_records, sample_claims
-from worker.checker import Checker
-from worker.replay.compare import Decision, Tally, Transition, answer_reason
-from worker.replay.recorded import Recorded, RecordedIndex, recorded_dead_letter
-from worker.replay.replayer import Filters, Replayed
-from worker.replay.source import SourceRecord
-from worker.replay.window import PartitionRange, Window
-from worker.stream.batch import BatchProcessor
-from worker.stream.records import InputRecord
 
 ALL_SUPPORTED = "The logger records a reading every 15 seconds [1]. Calibrate at 2.5 L/min【2】."
 """Both supported in v1; the first is unsupported in v2 (S01 says 30 seconds there)."""

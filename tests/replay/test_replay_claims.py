@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from kafka import KafkaAdminClient, KafkaProducer
 
+from quantcheck.worker.replay.window import format_millis
+from quantcheck.worker.store import open_store
+from quantcheck.worker.stream.publish import claim_message, publish_claims
 from tests.replay.commands import Result, replay
 from tests.replay.samples import handbook_v2
 from tests.stream.samples import sample_claims
@@ -33,9 +36,6 @@ from tests.support.kafka import (
     create_topics,
     unique_topic_name,
 )
-from worker.replay.window import format_millis
-from worker.store import open_store
-from worker.stream.publish import claim_message, publish_claims
 
 pytestmark = pytest.mark.integration
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from schemas import HEADER_PREFIX, read_dead_letter_headers
+from quantcheck.schemas import HEADER_PREFIX, read_dead_letter_headers
+from quantcheck.worker.stream.publish import claim_message
 from tests.replay.commands import replay
 from tests.stream.samples import sample_claims
 from tests.stream.workers import WorkerProcess, load_handbook, make_topics
 from tests.support.kafka import KafkaBroker, OutgoingRecord, consume_all, produce
-from worker.stream.publish import claim_message
 
 pytestmark = pytest.mark.integration
 

@@ -6,17 +6,17 @@ import json
 from collections import Counter
 from datetime import UTC, datetime
 
-from schemas import VerdictEvent, dead_letter_headers, read_dead_letter_headers
+from quantcheck.schemas import VerdictEvent, dead_letter_headers, read_dead_letter_headers
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.checker.model import sha256_text
+from quantcheck.worker.replay.compare import Transition
+from quantcheck.worker.replay.recorded import Recorded, recorded_dead_letter
+from quantcheck.worker.replay.replayer import Filters, checked_at_of
+from quantcheck.worker.replay.source import SourceRecord
+from quantcheck.worker.stream.batch import BatchProcessor
+from quantcheck.worker.stream.records import InputRecord
 from tests.replay.samples import handbook_v2, recorded_as, replayer, sources, versions
 from tests.stream.samples import EXPECTED_STATUSES, SETTINGS, as_records, sample_claims
-from worker.checker import Checker
-from worker.checker.model import sha256_text
-from worker.replay.compare import Transition
-from worker.replay.recorded import Recorded, recorded_dead_letter
-from worker.replay.replayer import Filters, checked_at_of
-from worker.replay.source import SourceRecord
-from worker.stream.batch import BatchProcessor
-from worker.stream.records import InputRecord
 
 
 def none(source: SourceRecord) -> tuple[Recorded, ...]:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from quantcheck.worker.replay.compare import Tally
+from quantcheck.worker.replay.report_html import HtmlReport
 from tests.replay.samples import changed_claims, handbook_v2
-from worker.replay.compare import Tally
-from worker.replay.report_html import HtmlReport
 
 pytestmark = pytest.mark.integration
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from schemas import FactResult, Span
+from quantcheck.schemas import FactResult, Span
+from quantcheck.worker.replay.compare import Tally
+from quantcheck.worker.replay.replayer import Replayed
+from quantcheck.worker.replay.report_html import HtmlReport, highlighted
 from tests.replay.samples import changed_claims, handbook_v2
-from worker.replay.compare import Tally
-from worker.replay.replayer import Replayed
-from worker.replay.report_html import HtmlReport, highlighted
 
 EXTERNAL = re.compile(r"""(?:src|href|action)\s*=\s*["']?\s*(?:[a-z]+:)?//""", re.IGNORECASE)
 

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 import pytest
 
-from worker.errors import UsageError
-from worker.replay.window import (
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.replay.window import (
     PartitionRange,
     TopicOffsets,
     WindowRequest,

@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from schemas import (
+from quantcheck.schemas import (
     EvidenceDocument,
     EvidenceMatch,
     FactResult,

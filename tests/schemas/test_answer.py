@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from schemas import (
+from quantcheck.schemas import (
     AnswerEvent,
     ClaimDecodeError,
     ClaimEvent,
     parse_answer,
     parse_claims_topic_value,
 )
-from schemas.limits import MAX_ANSWER_ID_CHARS, MAX_ANSWER_TEXT_CHARS, MAX_ID_CHARS
+from quantcheck.schemas.limits import MAX_ANSWER_ID_CHARS, MAX_ANSWER_TEXT_CHARS, MAX_ID_CHARS
 from tests.schemas.samples import DROP, answer_payload, claim_payload
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from schemas import (
+from quantcheck.schemas import (
     STATUSES,
     WORST_FIRST,
     AnswerClaim,

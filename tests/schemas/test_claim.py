@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from schemas import ClaimDecodeError, ClaimEvent, parse_claim
-from schemas.claim import summarize_errors
-from schemas.limits import (
+from quantcheck.schemas import ClaimDecodeError, ClaimEvent, parse_claim
+from quantcheck.schemas.claim import summarize_errors
+from quantcheck.schemas.limits import (
     MAX_ATTRIBUTE_KEY_CHARS,
     MAX_ATTRIBUTE_VALUE_CHARS,
     MAX_ATTRIBUTES,

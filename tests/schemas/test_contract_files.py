@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 import yaml
 
-from schemas import (
+from quantcheck.schemas import (
     ADDED_HEADERS,
     DEAD_LETTER_KINDS,
     REQUIRED_HEADERS,
@@ -31,10 +31,17 @@ from schemas import (
     parse_claim,
     read_dead_letter_headers,
 )
-from schemas.generate import SCHEMA_DIR, SCHEMA_FILES, main, render, rendered_files, stale_files
+from quantcheck.schemas.generate import (
+    SCHEMA_DIR,
+    SCHEMA_FILES,
+    main,
+    render,
+    rendered_files,
+    stale_files,
+)
+from quantcheck.worker.answers import split_answer
 from tests.answers.samples import has_quantity
 from tests.schemas.samples import answer_payload, claim_payload, fact, verdict
-from worker.answers import split_answer
 
 ASYNCAPI = SCHEMA_DIR / "asyncapi.yaml"
 CLAIM_SCHEMA = "claim-event.v1.schema.json"
@@ -62,7 +69,7 @@ def asyncapi() -> dict[str, Any]:
 
 
 def test_committed_schemas_match_the_models() -> None:
-    assert stale_files() == {}, "run: python -m schemas.generate"
+    assert stale_files() == {}, "run: python -m quantcheck.schemas.generate"
 
 
 def test_generated_text_is_stable() -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from schemas import (
+from quantcheck.schemas import (
     ADDED_HEADERS,
     CLAIM_DECODE_KINDS,
     DEAD_LETTER_KINDS,
@@ -22,7 +22,7 @@ from schemas import (
     dead_letter_headers,
     read_dead_letter_headers,
 )
-from schemas.limits import MAX_ERROR_MESSAGE_CHARS, MAX_ID_CHARS
+from quantcheck.schemas.limits import MAX_ERROR_MESSAGE_CHARS, MAX_ID_CHARS
 
 ORIGINAL: list[Header] = [
     ("traceparent", b"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from schemas import (
+from quantcheck.schemas import (
     CLAIM_DECODE_KINDS,
     ClaimDecodeError,
     ClaimEvent,
     parse_claim,
     parse_claims_topic_value,
 )
-from schemas.limits import MAX_CLAIM_MESSAGE_BYTES, MAX_ERROR_MESSAGE_CHARS
+from quantcheck.schemas.limits import MAX_CLAIM_MESSAGE_BYTES, MAX_ERROR_MESSAGE_CHARS
 from tests.schemas.samples import answer_payload, claim_bytes, claim_payload
 
 

@@ -5,12 +5,12 @@ The only test module of this package that imports the worker: the contracts must
 
 from __future__ import annotations
 
-from schemas import MATCH_KINDS, RELATIONS, STATUSES
-from schemas.limits import MAX_CLAIM_MESSAGE_BYTES
+from quantcheck.schemas import MATCH_KINDS, RELATIONS, STATUSES
+from quantcheck.schemas.limits import MAX_CLAIM_MESSAGE_BYTES
+from quantcheck.worker.checker.model import MatchKind, Status, sha256_text
+from quantcheck.worker.quantities.facts import Relation
+from quantcheck.worker.settings import BY_NAME
 from tests.schemas.samples import EMPTY_SHA256
-from worker.checker.model import MatchKind, Status, sha256_text
-from worker.quantities.facts import Relation
-from worker.settings import BY_NAME
 
 
 def test_statuses_equal_the_checker_statuses_in_gate_order() -> None:

@@ -12,9 +12,9 @@ from multiprocessing.synchronize import Barrier, Event
 from pathlib import Path
 from typing import Any
 
-from worker.checker.model import Document
-from worker.inputs.documents import iter_documents
-from worker.store import open_store
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.inputs.documents import iter_documents
+from quantcheck.worker.store import open_store
 
 
 def generated_text(tag: str, index: int) -> str:

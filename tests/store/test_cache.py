@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from worker.checker.model import Document
-from worker.store import CachingStore, open_store
-from worker.store.base import (
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.store import CachingStore, open_store
+from quantcheck.worker.store.base import (
     DocumentStore,
     LoadResult,
     VersionDiff,

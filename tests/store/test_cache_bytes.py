@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from quantcheck.worker.checker.model import Document, sha256_text
+from quantcheck.worker.store import CachingStore, open_store
+from quantcheck.worker.store.cache import document_bytes
 from tests.support.memory import traced_mib
-from worker.checker.model import Document, sha256_text
-from worker.store import CachingStore, open_store
-from worker.store.cache import document_bytes
 
 MIB = 1024 * 1024
 BIG_DOCUMENTS = 50
@@ -46,7 +46,7 @@ def test_a_document_larger_than_the_bound_is_served_but_not_kept(tmp_path: Path)
 
 _MEASURE = """
 import sys, tracemalloc
-from worker.store import CachingStore, open_store
+from quantcheck.worker.store import CachingStore, open_store
 
 inner = open_store(sys.argv[1])
 bound = int(sys.argv[2])

@@ -9,10 +9,10 @@ from urllib.parse import urlsplit
 import psycopg
 import pytest
 
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.store import open_store
+from quantcheck.worker.store.migrations import load_migrations, split_sqlite_script
 from tests.store import procs
-from worker.errors import UsageError
-from worker.store import open_store
-from worker.store.migrations import load_migrations, split_sqlite_script
 
 SPAWN = multiprocessing.get_context("spawn")
 

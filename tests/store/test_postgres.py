@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.errors import StoreUnavailableError, UsageError
+from quantcheck.worker.store import DocumentStore, open_store
 from tests.support.postgres import PostgresServer
-from worker.checker.model import Document
-from worker.errors import StoreUnavailableError, UsageError
-from worker.store import DocumentStore, open_store
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
 

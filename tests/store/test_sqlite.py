@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from worker.checker.model import Document
-from worker.errors import StoreUnavailableError, UsageError
-from worker.store import open_store
-from worker.store.sqlite import SqliteStore
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.errors import StoreUnavailableError, UsageError
+from quantcheck.worker.store import open_store
+from quantcheck.worker.store.sqlite import SqliteStore
 
 
 def test_relative_url_is_relative_to_the_working_directory(

@@ -11,14 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from schemas import ClaimDecodeError, parse_claim
-from schemas.limits import MAX_KB_VERSION_CHARS
-from tests.schemas.samples import claim_bytes
-from tests.store import procs
-from worker.checker.model import Document
-from worker.errors import InputError, UsageError
-from worker.inputs.documents import iter_documents, read_documents
-from worker.store import (
+from quantcheck.schemas import ClaimDecodeError, parse_claim
+from quantcheck.schemas.limits import MAX_KB_VERSION_CHARS
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.errors import InputError, UsageError
+from quantcheck.worker.inputs.documents import iter_documents, read_documents
+from quantcheck.worker.store import (
     DocumentStore,
     InvalidDocumentError,
     UnknownVersionError,
@@ -27,6 +25,8 @@ from worker.store import (
     open_store,
     validate_kb_version,
 )
+from tests.schemas.samples import claim_bytes
+from tests.store import procs
 
 SPAWN = multiprocessing.get_context("spawn")
 

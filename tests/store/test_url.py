@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from worker.errors import UsageError
-from worker.settings import BY_NAME
-from worker.store import mask_url, open_store
-from worker.store.url import PostgresTarget, SqliteTarget, parse_store_url
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.settings import BY_NAME
+from quantcheck.worker.store import mask_url, open_store
+from quantcheck.worker.store.url import PostgresTarget, SqliteTarget, parse_store_url
 
 
 @pytest.mark.parametrize(

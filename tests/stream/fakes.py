@@ -1,5 +1,5 @@
-"""In-memory stand-ins for the Kafka clients behind :mod:`worker.stream.ports`, for fast tests
-of the worker's own logic: rebalances, evictions, timeouts and refused records.
+"""In-memory stand-ins for the Kafka clients behind :mod:`~quantcheck.worker.stream.ports`,
+for fast tests of the worker's own logic: rebalances, evictions, timeouts and refused records.
 
 They do what the worker relies on and no more; the real clients' behaviour is tested
 against the real broker elsewhere.
@@ -13,8 +13,8 @@ from typing import Any
 
 from kafka.structs import ConsumerGroupMetadata, MemberState, TopicPartition
 
-from worker.stream.ports import CallTimeoutError, SendFuture
-from worker.stream.records import OutputRecord
+from quantcheck.worker.stream.ports import CallTimeoutError, SendFuture
+from quantcheck.worker.stream.records import OutputRecord
 
 GROUP = "workers"
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from schemas import AnswerEvent, ClaimEvent
+from quantcheck.schemas import AnswerEvent, ClaimEvent
+from quantcheck.worker.checker import Document
+from quantcheck.worker.client.messages import event_message
+from quantcheck.worker.errors import StoreUnavailableError
+from quantcheck.worker.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
+from quantcheck.worker.inputs.documents import iter_documents
+from quantcheck.worker.stream.batch import BatchSettings
+from quantcheck.worker.stream.records import Header, InputRecord
 from tests.conftest import EXAMPLES
-from worker.checker import Document
-from worker.client.messages import event_message
-from worker.errors import StoreUnavailableError
-from worker.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
-from worker.inputs.documents import iter_documents
-from worker.stream.batch import BatchSettings
-from worker.stream.records import Header, InputRecord
 
 HANDBOOK = EXAMPLES / "field_sensor_handbook.csv"
 CLAIMS = EXAMPLES / "rag_numeric_claims.csv"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worker.stream.backoff import Backoff
+from quantcheck.worker.stream.backoff import Backoff
 
 
 def test_delays_double_up_to_the_cap() -> None:

@@ -7,7 +7,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from schemas import read_dead_letter_headers
+from quantcheck.schemas import read_dead_letter_headers
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.errors import StoreUnavailableError
+from quantcheck.worker.stream.batch import BatchProcessor, Checked, DeadLettered
+from quantcheck.worker.stream.records import InputRecord, first_offsets, next_offsets
 from tests.schemas.samples import claim_bytes
 from tests.stream.samples import (
     CITATION_FAILURES,
@@ -19,10 +23,6 @@ from tests.stream.samples import (
     handbook,
     sample_claims,
 )
-from worker.checker import Checker
-from worker.errors import StoreUnavailableError
-from worker.stream.batch import BatchProcessor, Checked, DeadLettered
-from worker.stream.records import InputRecord, first_offsets, next_offsets
 
 CHECKED_AT = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 

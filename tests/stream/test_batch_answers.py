@@ -10,12 +10,21 @@ from typing import Any
 
 import pytest
 
-from schemas import (
+from quantcheck.schemas import (
     AnswerVerdictEvent,
     VerdictEvent,
     parse_verdicts_topic_value,
     read_dead_letter_headers,
 )
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.stream.batch import (
+    BatchProcessor,
+    BatchResult,
+    Checked,
+    CheckedAnswer,
+    DeadLettered,
+)
+from quantcheck.worker.stream.records import InputRecord, OutputRecord
 from tests.answers.samples import FOUR_SENTENCES, answer
 from tests.stream.samples import (
     KB_VERSION,
@@ -27,9 +36,6 @@ from tests.stream.samples import (
     handbook,
     sample_claims,
 )
-from worker.checker import Checker
-from worker.stream.batch import BatchProcessor, BatchResult, Checked, CheckedAnswer, DeadLettered
-from worker.stream.records import InputRecord, OutputRecord
 
 CHECKED_AT = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -259,7 +265,7 @@ def test_an_answer_the_splitter_fails_on_is_dead_lettered_whole(
     def fails(*args: object, **kwargs: object) -> None:
         raise ValueError("no sentences here")
 
-    monkeypatch.setattr("worker.stream.batch.answer_sentences", fails)
+    monkeypatch.setattr("quantcheck.worker.stream.batch.answer_sentences", fails)
     records = as_records([answer(MIXED_MARKERS), sample_claims()[0]])
     whole, claim = process(versions, records).outcomes
     assert isinstance(whole, DeadLettered)

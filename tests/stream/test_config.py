@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from worker.errors import UsageError
-from worker.settings import Settings
-from worker.stream.config import (
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.settings import Settings
+from quantcheck.worker.stream.config import (
     MAX_CLAIM_RECORD_BYTES,
     MAX_DEAD_LETTER_RECORD_BYTES,
     TRANSACTION_TIMEOUT_MS,

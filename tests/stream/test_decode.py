@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from schemas import AnswerEvent, ClaimEvent
+from quantcheck.schemas import AnswerEvent, ClaimEvent
+from quantcheck.worker.stream.decode import DecodeFailure, decode_message
 from tests.schemas.samples import answer_payload, claim_bytes
-from worker.stream.decode import DecodeFailure, decode_message
 
 LIMIT = 1_000_000
 

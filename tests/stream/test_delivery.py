@@ -11,10 +11,8 @@ import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.coordinator.base import Generation
 
-from tests.stream.workers import connection
-from tests.support.kafka import KafkaBroker, consume_all, create_topics, produce
-from worker.stream.config import consumer_config, producer_config
-from worker.stream.delivery import (
+from quantcheck.worker.stream.config import consumer_config, producer_config
+from quantcheck.worker.stream.delivery import (
     AtLeastOnceDelivery,
     DeliveryError,
     FencedError,
@@ -22,10 +20,12 @@ from worker.stream.delivery import (
     kafka_offsets,
     send,
 )
-from worker.stream.fencing import stable_generation
-from worker.stream.ports import Producer
-from worker.stream.producer import BoundedProducer
-from worker.stream.records import OutputRecord
+from quantcheck.worker.stream.fencing import stable_generation
+from quantcheck.worker.stream.ports import Producer
+from quantcheck.worker.stream.producer import BoundedProducer
+from quantcheck.worker.stream.records import OutputRecord
+from tests.stream.workers import connection
+from tests.support.kafka import KafkaBroker, consume_all, create_topics, produce
 
 Names = Callable[[str], str]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from kafka.structs import ConsumerGroupMetadata, MemberState
 
-from worker.stream.fencing import fence_reason, stable_generation
+from quantcheck.worker.stream.fencing import fence_reason, stable_generation
 
 
 def group(generation: int, member: str = "m-1", state: str = MemberState.STABLE) -> object:

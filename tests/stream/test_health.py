@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from worker.errors import StoreUnavailableError
-from worker.stream.health import Health
+from quantcheck.worker.errors import StoreUnavailableError
+from quantcheck.worker.stream.health import Health
 
 
 class Clock:

@@ -11,16 +11,16 @@ from dataclasses import dataclass
 import pytest
 from kafka.errors import MessageSizeTooLargeError, TopicAuthorizationFailedError
 
-from schemas import read_dead_letter_headers
+from quantcheck.schemas import read_dead_letter_headers
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.observability.metrics import Metrics
+from quantcheck.worker.stream.batch import BatchProcessor
+from quantcheck.worker.stream.delivery import AtLeastOnceDelivery, Delivery, TransactionalDelivery
+from quantcheck.worker.stream.health import Health
+from quantcheck.worker.stream.loop import FATAL_ATTEMPTS, Worker, WorkerOptions
+from quantcheck.worker.stream.publish import claim_message
 from tests.stream.fakes import Cluster, FakeConsumer
 from tests.stream.samples import KB_VERSION, SETTINGS, Versions, handbook, sample_claims
-from worker.checker import Checker
-from worker.observability.metrics import Metrics
-from worker.stream.batch import BatchProcessor
-from worker.stream.delivery import AtLeastOnceDelivery, Delivery, TransactionalDelivery
-from worker.stream.health import Health
-from worker.stream.loop import FATAL_ATTEMPTS, Worker, WorkerOptions
-from worker.stream.publish import claim_message
 
 OPTIONS = WorkerOptions(
     claims_topic="claims",

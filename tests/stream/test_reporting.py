@@ -9,6 +9,12 @@ import pytest
 import structlog
 from structlog.testing import capture_logs
 
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.observability.logging import configure_logging
+from quantcheck.worker.observability.metrics import Metrics
+from quantcheck.worker.stream.batch import BatchProcessor, BatchResult
+from quantcheck.worker.stream.records import InputRecord
+from quantcheck.worker.stream.reporting import BatchReporter
 from tests.answers.samples import answer
 from tests.schemas.samples import claim_bytes
 from tests.stream.samples import (
@@ -21,12 +27,6 @@ from tests.stream.samples import (
     handbook,
     sample_claims,
 )
-from worker.checker import Checker
-from worker.observability.logging import configure_logging
-from worker.observability.metrics import Metrics
-from worker.stream.batch import BatchProcessor, BatchResult
-from worker.stream.records import InputRecord
-from worker.stream.reporting import BatchReporter
 
 COMMITTED_AT = datetime(2024, 6, 1, 12, 0, 3, tzinfo=UTC)
 MALFORMED = InputRecord("claims", 1, 0, 0, b"bad", b"{not json")

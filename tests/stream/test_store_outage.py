@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
-from schemas import read_dead_letter_headers
+from quantcheck.schemas import read_dead_letter_headers
+from quantcheck.worker.stream.publish import claim_message
 from tests.stream.samples import CITATION_FAILURES, sample_claims
 from tests.stream.workers import (
     WorkerProcess,
@@ -21,7 +22,6 @@ from tests.stream.workers import (
 )
 from tests.support.kafka import KafkaBroker, OutgoingRecord, consume_all, produce
 from tests.support.postgres import PostgresServer
-from worker.stream.publish import claim_message
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from schemas import VerdictEvent, read_dead_letter_headers
+from quantcheck.schemas import VerdictEvent, read_dead_letter_headers
+from quantcheck.worker.cli.main import main
+from quantcheck.worker.stream.publish import claim_message
 from tests.answers.samples import FOUR_SENTENCES
 from tests.schemas.samples import answer_payload
 from tests.stream.samples import MIXED_MARKERS, MIXED_MARKERS_STATUSES, sample_claims
@@ -27,8 +29,6 @@ from tests.stream.workers import (
     wait_until,
 )
 from tests.support.kafka import KafkaBroker, OutgoingRecord, consume_all, produce
-from worker.cli.main import main
-from worker.stream.publish import claim_message
 
 pytestmark = pytest.mark.integration
 

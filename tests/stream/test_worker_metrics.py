@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from schemas import read_dead_letter_headers
+from quantcheck.schemas import read_dead_letter_headers
+from quantcheck.worker.cli.main import main
 from tests.stream.samples import CLAIMS
 from tests.stream.workers import (
     WorkerProcess,
@@ -23,7 +24,6 @@ from tests.stream.workers import (
     wait_until,
 )
 from tests.support.kafka import KafkaBroker, OutgoingRecord, consume_all, produce
-from worker.cli.main import main
 
 pytestmark = pytest.mark.integration
 

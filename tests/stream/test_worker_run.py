@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from schemas import read_dead_letter_headers
+from quantcheck.schemas import read_dead_letter_headers
+from quantcheck.worker.cli.main import main
+from quantcheck.worker.stream.publish import claim_message
 from tests.stream.samples import CITATION_FAILURES, CLAIMS, EXPECTED_STATUSES, sample_claims
 from tests.stream.workers import Topics, WorkerProcess, big_producer, load_handbook, make_topics
 from tests.support.kafka import ConsumedRecord, KafkaBroker, consume_all
-from worker.cli.main import main
-from worker.stream.publish import claim_message
 
 pytestmark = pytest.mark.integration
 

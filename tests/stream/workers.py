@@ -26,13 +26,18 @@ import pytest
 from kafka import KafkaAdminClient, KafkaProducer
 from prometheus_client.parser import text_string_to_metric_families
 
-from schemas import AnswerVerdictEvent, VerdictEvent, parse_verdicts_topic_value, worst_status
+from quantcheck.schemas import (
+    AnswerVerdictEvent,
+    VerdictEvent,
+    parse_verdicts_topic_value,
+    worst_status,
+)
+from quantcheck.worker.inputs.documents import iter_documents
+from quantcheck.worker.store import open_store
+from quantcheck.worker.stream.config import KafkaConnection, admin_config, producer_config
+from quantcheck.worker.stream.topics import create_topics, worker_topics
 from tests.stream.samples import HANDBOOK, KB_VERSION
 from tests.support.kafka import ROOT, KafkaBroker, consume_all
-from worker.inputs.documents import iter_documents
-from worker.store import open_store
-from worker.stream.config import KafkaConnection, admin_config, producer_config
-from worker.stream.topics import create_topics, worker_topics
 
 Names = Callable[[str], str]
 
@@ -150,7 +155,7 @@ def wait_until(condition: Callable[[], bool], timeout_s: float, what: str) -> No
 
 
 class WorkerProcess:
-    """``python -m worker worker`` in a child process, its JSON log in a file."""
+    """``python -m quantcheck.worker worker`` in a child process, its JSON log in a file."""
 
     def __init__(
         self,

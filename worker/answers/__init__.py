@@ -1,9 +1,9 @@
 """Answers into claims: citation markers, sentences, and the claims they make (pure)."""
 
-from worker.answers.markers import Marker, find_markers
-from worker.answers.offsets import OffsetMap, Span
-from worker.answers.sentences import sentence_spans
-from worker.answers.split import QuantityTest, SentenceClaim, split_answer
+from quantcheck.worker.answers.markers import Marker, find_markers
+from quantcheck.worker.answers.offsets import OffsetMap, Span
+from quantcheck.worker.answers.sentences import sentence_spans
+from quantcheck.worker.answers.split import QuantityTest, SentenceClaim, split_answer
 
 __all__ = [
     "Marker",

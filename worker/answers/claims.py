@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from schemas import AnswerEvent, ClaimEvent
-from worker.answers.split import SentenceClaim, split_answer
-from worker.checker.model import Claim, FactCheck, Verdict
-from worker.quantities.categories import Scope
-from worker.quantities.extract import extract
-from worker.quantities.facts import Mention, SetAside, Span
+from quantcheck.schemas import AnswerEvent, ClaimEvent
+from quantcheck.worker.answers.split import SentenceClaim, split_answer
+from quantcheck.worker.checker.model import Claim, FactCheck, Verdict
+from quantcheck.worker.quantities.categories import Scope
+from quantcheck.worker.quantities.extract import extract
+from quantcheck.worker.quantities.facts import Mention, SetAside, Span
 
 
 @dataclass(frozen=True, slots=True)

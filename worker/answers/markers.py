@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from schemas.limits import MAX_ID_CHARS
+from quantcheck.schemas.limits import MAX_ID_CHARS
 
 _MARKER = re.compile(
     rf"\^?\[\^?(?P<square>[^\[\]\n]{{1,{MAX_ID_CHARS}}})\]"

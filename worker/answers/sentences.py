@@ -20,7 +20,7 @@ import re
 
 import sentencex
 
-from worker.answers.offsets import Span
+from quantcheck.worker.answers.offsets import Span
 
 LANGUAGE = "en"
 

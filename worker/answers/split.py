@@ -20,10 +20,10 @@ import bisect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from schemas import AnswerEvent
-from worker.answers.markers import Marker, find_markers
-from worker.answers.offsets import OffsetMap, Span
-from worker.answers.sentences import sentence_spans
+from quantcheck.schemas import AnswerEvent
+from quantcheck.worker.answers.markers import Marker, find_markers
+from quantcheck.worker.answers.offsets import OffsetMap, Span
+from quantcheck.worker.answers.sentences import sentence_spans
 
 QuantityTest = Callable[[str], bool]
 """Whether a claim text states a quantity or date (in the worker: the extractor finds a

@@ -1,7 +1,15 @@
 """The numeric evidence check: pure functions from claim and cited documents to a verdict."""
 
-from worker.checker.check import CHECKER_VERSION, Checker, CheckOptions, CitationMode
-from worker.checker.model import Claim, Document, EvidenceRef, FactCheck, MatchKind, Status, Verdict
+from quantcheck.worker.checker.check import CHECKER_VERSION, Checker, CheckOptions, CitationMode
+from quantcheck.worker.checker.model import (
+    Claim,
+    Document,
+    EvidenceRef,
+    FactCheck,
+    MatchKind,
+    Status,
+    Verdict,
+)
 
 __all__ = [
     "CHECKER_VERSION",

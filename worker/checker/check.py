@@ -10,15 +10,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from worker.checker import reasons
-from worker.checker.compare import EvidenceIndex, find_support
-from worker.checker.evidence_cache import LruCache
-from worker.checker.gates import citation_failure
-from worker.checker.model import Claim, Document, EvidenceRef, FactCheck, MatchKind, Status, Verdict
-from worker.quantities.categories import Scope
-from worker.quantities.evidence import extract_document
-from worker.quantities.extract import extract
-from worker.quantities.facts import Mention
+from quantcheck.worker.checker import reasons
+from quantcheck.worker.checker.compare import EvidenceIndex, find_support
+from quantcheck.worker.checker.evidence_cache import LruCache
+from quantcheck.worker.checker.gates import citation_failure
+from quantcheck.worker.checker.model import (
+    Claim,
+    Document,
+    EvidenceRef,
+    FactCheck,
+    MatchKind,
+    Status,
+    Verdict,
+)
+from quantcheck.worker.quantities.categories import Scope
+from quantcheck.worker.quantities.evidence import extract_document
+from quantcheck.worker.quantities.extract import extract
+from quantcheck.worker.quantities.facts import Mention
 
 # Bumped whenever the same input could produce a different verdict, so recorded
 # verdicts can be told apart from replays by a newer checker.

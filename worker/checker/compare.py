@@ -21,11 +21,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from worker.checker.model import FactCheck, MatchKind
-from worker.quantities import dates, identifiers
-from worker.quantities.categories import COUNT_PREFIX, IDENTIFIER, NUMBER, TIME_OF_DAY
-from worker.quantities.extract import Extraction
-from worker.quantities.facts import Fact, Mention, Relation
+from quantcheck.worker.checker.model import FactCheck, MatchKind
+from quantcheck.worker.quantities import dates, identifiers
+from quantcheck.worker.quantities.categories import COUNT_PREFIX, IDENTIFIER, NUMBER, TIME_OF_DAY
+from quantcheck.worker.quantities.extract import Extraction
+from quantcheck.worker.quantities.facts import Fact, Mention, Relation
 
 _PREFERENCE = {
     MatchKind.EXACT: 0,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from worker.checker.model import Claim, Document, Status
+from quantcheck.worker.checker.model import Claim, Document, Status
 
 
 def citation_failure(claim: Claim, documents: Mapping[str, Document]) -> tuple[Status, str] | None:

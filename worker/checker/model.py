@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from worker.quantities.facts import Fact, Mention, SetAside, Span
+from quantcheck.worker.quantities.facts import Fact, Mention, SetAside, Span
 
 
 class Status(StrEnum):

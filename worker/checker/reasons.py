@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from worker.checker.model import FactCheck
+from quantcheck.worker.checker.model import FactCheck
 
 NO_QUANTITY = "no recognized quantity or date"
 

@@ -13,20 +13,20 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 
-from worker.answers.claims import answer_sentences
-from worker.checker import Checker, Claim, Status, Verdict
-from worker.cli.checker_options import CHECK_SETTINGS, check_options
-from worker.cli.stores import opened_store
-from worker.errors import UsageError
-from worker.inputs.claims import AnswerRow, ClaimDefaults, ClaimRow, iter_claims
-from worker.inputs.documents import read_documents
-from worker.quantities.categories import Scope
-from worker.reports.chart import write_chart
-from worker.reports.results import ResultsWriter, results_file
-from worker.reports.summary import ordered_counts, summary_lines
-from worker.reports.table import print_verdict_table
-from worker.settings import Settings, add_settings, load_settings
-from worker.store.resolve import resolve_cited
+from quantcheck.worker.answers.claims import answer_sentences
+from quantcheck.worker.checker import Checker, Claim, Status, Verdict
+from quantcheck.worker.cli.checker_options import CHECK_SETTINGS, check_options
+from quantcheck.worker.cli.stores import opened_store
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.inputs.claims import AnswerRow, ClaimDefaults, ClaimRow, iter_claims
+from quantcheck.worker.inputs.documents import read_documents
+from quantcheck.worker.quantities.categories import Scope
+from quantcheck.worker.reports.chart import write_chart
+from quantcheck.worker.reports.results import ResultsWriter, results_file
+from quantcheck.worker.reports.summary import ordered_counts, summary_lines
+from quantcheck.worker.reports.table import print_verdict_table
+from quantcheck.worker.settings import Settings, add_settings, load_settings
+from quantcheck.worker.store.resolve import resolve_cited
 
 # Claims are checked in chunks so the store sees one query per version per chunk and
 # memory stays bounded on large files.

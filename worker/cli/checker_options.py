@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sys
 
-from worker.checker import CheckOptions, CitationMode
-from worker.errors import UsageError
-from worker.quantities.categories import Scope
-from worker.settings import MIB, Settings
+from quantcheck.worker.checker import CheckOptions, CitationMode
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.quantities.categories import Scope
+from quantcheck.worker.settings import MIB, Settings
 
 CHECK_SETTINGS: tuple[str, ...] = (
     "scope",

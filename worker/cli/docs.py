@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
-from worker.cli.stores import opened_store
-from worker.errors import InputError, UsageError
-from worker.inputs.documents import iter_documents
-from worker.settings import add_settings, load_settings
-from worker.store import VersionInfo, validate_kb_version
+from quantcheck.worker.cli.stores import opened_store
+from quantcheck.worker.errors import InputError, UsageError
+from quantcheck.worker.inputs.documents import iter_documents
+from quantcheck.worker.settings import add_settings, load_settings
+from quantcheck.worker.store import VersionInfo, validate_kb_version
 
 _STORE = ("store_url",)
 _VERSIONED = ("store_url", "kb_version")

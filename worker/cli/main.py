@@ -15,8 +15,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-import worker
-from worker.errors import UsageError
+import quantcheck
+from quantcheck.worker.errors import UsageError
 
 # Each subcommand is a module of its own, imported only when that subcommand runs so that
 # the command starts fast: ``--help`` lists them from this table alone.
@@ -45,14 +45,14 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         # As argparse's own version action: a reader gone away is no error.
-        parser._print_message(f"quantcheck {worker.__version__}\n", sys.stdout)
+        parser._print_message(f"quantcheck {quantcheck.__version__}\n", sys.stdout)
         parser.exit()
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser, with ``command`` fully registered (every command when None) and the
     others named only."""
-    parser = _Parser(prog="quantcheck", description=worker.__doc__)
+    parser = _Parser(prog="quantcheck", description=(quantcheck.__doc__ or "").split("\n\n")[0])
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, summary in COMMANDS.items():
@@ -72,10 +72,10 @@ def _requested(argv: Sequence[str]) -> str:
 
 def _command_module(name: str) -> Any:
     try:
-        return importlib.import_module(f"worker.cli.{name}")
+        return importlib.import_module(f"quantcheck.worker.cli.{name}")
     except ModuleNotFoundError as exc:
         missing = (exc.name or "").partition(".")[0]
-        if missing in {"worker", "schemas", ""}:
+        if missing in {"quantcheck", ""}:
             raise
         # Installed as ``quantcheck[client]``: the contracts and the publisher only.
         raise UsageError(

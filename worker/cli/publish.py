@@ -6,12 +6,12 @@ import argparse
 
 from kafka.errors import KafkaError
 
-from worker.errors import InputError, UsageError
-from worker.inputs.claims import AnswerRow, ClaimDefaults, iter_claims
-from worker.settings import BY_NAME, add_settings, load_settings
-from worker.stream.clients import plain_producer
-from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
-from worker.stream.publish import publish_claims
+from quantcheck.worker.errors import InputError, UsageError
+from quantcheck.worker.inputs.claims import AnswerRow, ClaimDefaults, iter_claims
+from quantcheck.worker.settings import BY_NAME, add_settings, load_settings
+from quantcheck.worker.stream.clients import plain_producer
+from quantcheck.worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
+from quantcheck.worker.stream.publish import publish_claims
 
 _SETTINGS = (*CONNECTION_SETTINGS, "kb_version")
 

@@ -11,18 +11,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from schemas import DEAD_LETTER_KINDS, STATUSES
-from worker.checker import Checker
-from worker.cli.arguments import whole_number
-from worker.cli.checker_options import CHECK_SETTINGS, check_options
-from worker.cli.stores import opened_store
-from worker.errors import TransientError, UsageError
-from worker.replay.outputs import output_format
-from worker.replay.replayer import Filters
-from worker.replay.run import ReplayOptions, run_replay
-from worker.replay.window import WindowRequest, parse_partition_offset, parse_timestamp
-from worker.settings import BY_NAME, Settings, add_settings, load_settings
-from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
+from quantcheck.schemas import DEAD_LETTER_KINDS, STATUSES
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.cli.arguments import whole_number
+from quantcheck.worker.cli.checker_options import CHECK_SETTINGS, check_options
+from quantcheck.worker.cli.stores import opened_store
+from quantcheck.worker.errors import TransientError, UsageError
+from quantcheck.worker.replay.outputs import output_format
+from quantcheck.worker.replay.replayer import Filters
+from quantcheck.worker.replay.run import ReplayOptions, run_replay
+from quantcheck.worker.replay.window import WindowRequest, parse_partition_offset, parse_timestamp
+from quantcheck.worker.settings import BY_NAME, Settings, add_settings, load_settings
+from quantcheck.worker.stream.config import CONNECTION_SETTINGS, KafkaConnection
 
 REPLAY_SETTINGS: tuple[str, ...] = (
     *CONNECTION_SETTINGS,

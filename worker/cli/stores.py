@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from worker.errors import TransientError, UsageError
-from worker.store import CachingStore, DocumentStore, StoreTimeouts, open_store
+from quantcheck.worker.errors import TransientError, UsageError
+from quantcheck.worker.store import CachingStore, DocumentStore, StoreTimeouts, open_store
 
 
 @contextmanager

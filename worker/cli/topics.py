@@ -7,12 +7,12 @@ import argparse
 from kafka import KafkaAdminClient
 from kafka.errors import KafkaError
 
-from worker.cli.arguments import whole_number
-from worker.errors import UsageError
-from worker.settings import add_settings, load_settings
-from worker.stream.clients import unreachable
-from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, admin_config
-from worker.stream.topics import DEFAULT_PARTITIONS, create_topics, worker_topics
+from quantcheck.worker.cli.arguments import whole_number
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.settings import add_settings, load_settings
+from quantcheck.worker.stream.clients import unreachable
+from quantcheck.worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, admin_config
+from quantcheck.worker.stream.topics import DEFAULT_PARTITIONS, create_topics, worker_topics
 
 _CREATE_SETTINGS = (*CONNECTION_SETTINGS, "claims_topic", "verdicts_topic", "dlq_topic")
 

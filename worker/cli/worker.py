@@ -16,21 +16,21 @@ from types import FrameType
 
 import structlog
 
-from worker.checker import Checker
-from worker.cli.checker_options import CHECK_SETTINGS, check_options
-from worker.cli.stores import opened_store
-from worker.errors import UsageError
-from worker.observability.http import (
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.cli.checker_options import CHECK_SETTINGS, check_options
+from quantcheck.worker.cli.stores import opened_store
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.observability.http import (
     Exposition,
     Liveness,
     MetricsServer,
     Readiness,
     start_from_settings,
 )
-from worker.observability.logging import configure_logging
-from worker.observability.merged import MergedMetrics
-from worker.observability.metrics import Metrics
-from worker.settings import (
+from quantcheck.worker.observability.logging import configure_logging
+from quantcheck.worker.observability.merged import MergedMetrics
+from quantcheck.worker.observability.metrics import Metrics
+from quantcheck.worker.settings import (
     BY_NAME,
     MIB,
     Settings,
@@ -38,10 +38,14 @@ from worker.settings import (
     environment_of,
     load_settings,
 )
-from worker.store import StoreTimeouts, mask_url
-from worker.stream.config import CONNECTION_SETTINGS, KafkaConnection, default_instance_id
-from worker.stream.loop import EXIT_FATAL, Worker, WorkerOptions
-from worker.supervisor import Supervisor
+from quantcheck.worker.store import StoreTimeouts, mask_url
+from quantcheck.worker.stream.config import (
+    CONNECTION_SETTINGS,
+    KafkaConnection,
+    default_instance_id,
+)
+from quantcheck.worker.stream.loop import EXIT_FATAL, Worker, WorkerOptions
+from quantcheck.worker.supervisor import Supervisor
 
 WORKER_SETTINGS: tuple[str, ...] = (
     *CONNECTION_SETTINGS,
@@ -206,7 +210,7 @@ def _supervise(settings: Settings) -> int:
         }
 
     supervisor = Supervisor(
-        [sys.executable, "-m", "worker", "worker"],
+        [sys.executable, "-m", "quantcheck.worker", "worker"],
         ports,
         environment=child_environment,
         fatal_status=EXIT_FATAL,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
-from schemas import AnswerEvent, ClaimEvent, parse_answer, parse_claim
+from quantcheck.schemas import AnswerEvent, ClaimEvent, parse_answer, parse_claim
 
 
 def event_message(event: AnswerEvent | ClaimEvent) -> tuple[bytes, bytes]:
@@ -19,7 +19,7 @@ def event_message(event: AnswerEvent | ClaimEvent) -> tuple[bytes, bytes]:
 def as_answer(answer: AnswerEvent | Mapping[str, Any]) -> AnswerEvent:
     """``answer`` as an event, a mapping read exactly as the worker will read its JSON.
 
-    Raises :class:`~schemas.ClaimDecodeError` naming the failing fields."""
+    Raises :class:`~quantcheck.schemas.ClaimDecodeError` naming the failing fields."""
     if isinstance(answer, AnswerEvent):
         return answer
     return parse_answer(_json(answer))
@@ -28,7 +28,7 @@ def as_answer(answer: AnswerEvent | Mapping[str, Any]) -> AnswerEvent:
 def as_claim(claim: ClaimEvent | Mapping[str, Any]) -> ClaimEvent:
     """``claim`` as an event, a mapping read exactly as the worker will read its JSON.
 
-    Raises :class:`~schemas.ClaimDecodeError` naming the failing fields."""
+    Raises :class:`~quantcheck.schemas.ClaimDecodeError` naming the failing fields."""
     if isinstance(claim, ClaimEvent):
         return claim
     return parse_claim(_json(claim))

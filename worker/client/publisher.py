@@ -29,8 +29,8 @@ from typing import Any, Final
 
 from kafka import KafkaProducer
 
-from schemas import AnswerEvent, ClaimEvent
-from worker.client.messages import as_answer, as_claim, event_message
+from quantcheck.schemas import AnswerEvent, ClaimEvent
+from quantcheck.worker.client.messages import as_answer, as_claim, event_message
 
 DEFAULT_TOPIC: Final = "claims"
 DEFAULT_BUFFER_SIZE: Final = 10_000
@@ -119,14 +119,14 @@ class Publisher:
         """Queue an answer event; False when it was dropped (buffer full or closed).
 
         A mapping is read exactly as the worker reads the JSON (``produced_at`` may be a
-        datetime). Raises :class:`~schemas.ClaimDecodeError` for an invalid answer.
+        datetime). Raises :class:`~quantcheck.schemas.ClaimDecodeError` for an invalid answer.
         """
         return self._offer(event_message(as_answer(answer)))
 
     def publish_claim(self, claim: ClaimEvent | Mapping[str, Any]) -> bool:
         """Queue a claim event; False when it was dropped (buffer full or closed).
 
-        Raises :class:`~schemas.ClaimDecodeError` for an invalid claim.
+        Raises :class:`~quantcheck.schemas.ClaimDecodeError` for an invalid claim.
         """
         return self._offer(event_message(as_claim(claim)))
 

@@ -24,10 +24,10 @@ from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
-from schemas import AnswerEvent, ClaimDecodeError, ClaimEvent, parse_claims_topic_value
-from worker.checker.model import Status
-from worker.errors import InputError
-from worker.inputs.rows import SURROGATE, csv_rows, file_format, json_lines, open_binary
+from quantcheck.schemas import AnswerEvent, ClaimDecodeError, ClaimEvent, parse_claims_topic_value
+from quantcheck.worker.checker.model import Status
+from quantcheck.worker.errors import InputError
+from quantcheck.worker.inputs.rows import SURROGATE, csv_rows, file_format, json_lines, open_binary
 
 FORMATS: dict[str, str] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 REQUIRED_COLUMNS: tuple[str, ...] = ("claim_id", "claim_text", "cited_doc_id", "retrieved_doc_ids")

@@ -25,9 +25,9 @@ import json
 import os
 from collections.abc import Iterator
 
-from worker.checker.model import Document
-from worker.errors import InputError
-from worker.inputs.rows import (
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.errors import InputError
+from quantcheck.worker.inputs.rows import (
     SURROGATE,
     ProgressCallback,
     Row,
@@ -37,7 +37,7 @@ from worker.inputs.rows import (
     json_type,
     open_binary,
 )
-from worker.store.base import doc_id_problem, text_problem
+from quantcheck.worker.store.base import doc_id_problem, text_problem
 
 FORMATS: dict[str, str] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 COLUMNS: tuple[str, ...] = ("doc_id", "topic", "text")
@@ -49,7 +49,7 @@ def iter_documents(
 ) -> Iterator[Document]:
     """Yield the documents of a CSV or JSON Lines file one by one, validating as it goes.
 
-    Every problem raises :class:`~worker.errors.InputError` naming the file, the row and
+    Every problem raises :class:`~quantcheck.worker.errors.InputError` naming the file, the row and
     the column where known: an unreadable file, a missing column, an empty ``doc_id`` or
     text, a repeated ``doc_id`` (with the row of its first use), bytes that are not UTF-8,
     a malformed JSON line, a JSON value that is not an object or has non-string fields.

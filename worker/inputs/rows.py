@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import BinaryIO
 
-from worker.errors import InputError
+from quantcheck.worker.errors import InputError
 
 MAX_ROW_BYTES = 32 * 1024 * 1024
 _PROGRESS_STEP_BYTES = 1024 * 1024

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Protocol, cast
 from urllib.parse import urlsplit
 
-from worker.observability.metrics import CONTENT_TYPE
+from quantcheck.worker.observability.metrics import CONTENT_TYPE
 
 Liveness = Callable[[], bool]
 Readiness = Callable[[], tuple[bool, str]]

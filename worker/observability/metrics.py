@@ -23,10 +23,9 @@ from prometheus_client import (
     generate_latest,
 )
 
-import schemas
-from worker import __version__
-from worker.checker import CHECKER_VERSION
-from worker.checker.model import Status
+from quantcheck import __version__, schemas
+from quantcheck.worker.checker import CHECKER_VERSION
+from quantcheck.worker.checker.model import Status
 
 NAMESPACE = "quantcheck"
 DEFAULT_LABEL_VALUE_LIMIT = 50
@@ -255,8 +254,8 @@ class Metrics:
     ) -> None:
         """Count one published verdict, the facts behind it and how long its check took.
 
-        ``status`` is a :class:`~worker.checker.model.Status` (or its value); ``facts`` are
-        ``(category, matched)`` pairs. An unknown status raises ``ValueError``.
+        ``status`` is a :class:`~quantcheck.worker.checker.model.Status` (or its value);
+        ``facts`` are ``(category, matched)`` pairs. An unknown status raises ``ValueError``.
         """
         model, retriever, kb_version = self._verdict_labels(model, retriever, kb_version)
         key = (model, retriever, kb_version)

@@ -15,8 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from worker.quantities.dates import PERIOD_CATEGORIES
-from worker.quantities.facts import Mention, Relation
+from quantcheck.worker.quantities.dates import PERIOD_CATEGORIES
+from quantcheck.worker.quantities.facts import Mention, Relation
 
 # A clause ends at a full stop, question or exclamation mark, semicolon, colon or comma
 # before a space, at a line break, at a dash between spaces, and before a conjunction that

@@ -1,14 +1,14 @@
 """The vocabulary of fact categories that are not units, and the scopes that read them.
 
-Categories with a unit are in :mod:`worker.quantities.units`, date-like ones in
-:mod:`worker.quantities.dates`.
+Categories with a unit are in :mod:`quantcheck.worker.quantities.units`, date-like ones in
+:mod:`quantcheck.worker.quantities.dates`.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-from worker.quantities.dates import DECADE, YEAR
+from quantcheck.worker.quantities.dates import DECADE, YEAR
 
 NUMBER = "number"
 IDENTIFIER = "identifier"

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from worker.quantities.phrases import CLOCK_WORDS
+from quantcheck.worker.quantities.phrases import CLOCK_WORDS
 
 # A 12-hour marker right after a position: "Monday 5 pm" is a time, not an identifier.
 AMPM_AHEAD = re.compile(r"\s*(?:[ap]\.?\s?m\b|[AP]\.?\s?M\b)")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from worker.quantities import patterns
-from worker.quantities.facts import Relation
+from quantcheck.worker.quantities import patterns
+from quantcheck.worker.quantities.facts import Relation
 
 # How far back from a value the bound, hedge and negation cues are looked for.
 _PREFIX_WINDOW = 40

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from worker.quantities.phrases import FUNCTION_WORDS, YEARLY_NOUNS
+from quantcheck.worker.quantities.phrases import FUNCTION_WORDS, YEARLY_NOUNS
 
 # How many words after the number the head noun may sit: enough for "3,400 full-time
 # hourly warehouse employees", short enough not to wander into the next phrase.

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from worker.quantities.context import after_change_word
-from worker.quantities.dates import PERIOD_CATEGORIES
-from worker.quantities.facts import Fact, Mention, Relation, Span
+from quantcheck.worker.quantities.context import after_change_word
+from quantcheck.worker.quantities.dates import PERIOD_CATEGORIES
+from quantcheck.worker.quantities.facts import Fact, Mention, Relation, Span
 
 _PERIOD_JOINER = re.compile(r"\s*(?:[-–—]|to|through|until|till|and)\s*", re.IGNORECASE)
 _RANGE_OPENER = re.compile(r"(?:from|between)\s+$", re.IGNORECASE)

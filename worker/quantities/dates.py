@@ -12,7 +12,7 @@ import datetime
 from dataclasses import dataclass
 from functools import lru_cache
 
-from worker.quantities.phrases import DECADE_PARTS, MONTHS, ORDINAL_WORDS
+from quantcheck.worker.quantities.phrases import DECADE_PARTS, MONTHS, ORDINAL_WORDS
 
 # The categories whose values are periods of days. Their facts match by containment.
 DATE = "date"

@@ -1,9 +1,9 @@
 """Reading evidence documents: prose as claims are read, data cell by cell.
 
 A cited document that is JSON, a CSV table or a markdown table is read cell by cell (see
-:mod:`worker.quantities.structured`): each number takes its unit from the document's units
-map or its key, each text cell is read as prose, and each number is stated for the date of
-its own record. Claims are always read as prose.
+:mod:`.structured`): each number takes its unit from the document's units map or its
+key, each text cell is read as prose, and each number is stated for the date of its own
+record. Claims are always read as prose.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ import re
 from dataclasses import replace
 from decimal import Decimal
 
-from worker.quantities import counts, dates, structured, units
-from worker.quantities.categories import NUMBER, Scope, count_category, in_units_scope
-from worker.quantities.extract import Extraction, extract
-from worker.quantities.facts import Fact, Literal, Mention, Relation, Span
-from worker.quantities.numbers import parse_number
+from quantcheck.worker.quantities import counts, dates, structured, units
+from quantcheck.worker.quantities.categories import NUMBER, Scope, count_category, in_units_scope
+from quantcheck.worker.quantities.extract import Extraction, extract
+from quantcheck.worker.quantities.facts import Fact, Literal, Mention, Relation, Span
+from quantcheck.worker.quantities.numbers import parse_number
 
 
 def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
     """Like :func:`extract`, but a JSON document or a CSV or markdown table is read cell
-    by cell (see :mod:`worker.quantities.structured`): how evidence is read."""
+    by cell (see :mod:`quantcheck.worker.quantities.structured`): how evidence is read."""
     table = structured.cells(text)
     if table is not None:
         return _read_cells(text, table, scope)

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from worker.quantities import clock, counts, dates, identifiers, patterns, units
-from worker.quantities.binding import bind_periods
-from worker.quantities.categories import (
+from quantcheck.worker.quantities import clock, counts, dates, identifiers, patterns, units
+from quantcheck.worker.quantities.binding import bind_periods
+from quantcheck.worker.quantities.categories import (
     IDENTIFIER,
     NUMBER,
     ORDINAL,
@@ -27,18 +27,23 @@ from worker.quantities.categories import (
     count_category,
     in_units_scope,
 )
-from worker.quantities.context import Context, after_change_word, previous_words, read_context
-from worker.quantities.date_ranges import period_ranges
-from worker.quantities.facts import Fact, Literal, Mention, Relation, SetAside, Span
-from worker.quantities.numbers import Number, UnreadableNumber, parse_number
-from worker.quantities.phrases import (
+from quantcheck.worker.quantities.context import (
+    Context,
+    after_change_word,
+    previous_words,
+    read_context,
+)
+from quantcheck.worker.quantities.date_ranges import period_ranges
+from quantcheck.worker.quantities.facts import Fact, Literal, Mention, Relation, SetAside, Span
+from quantcheck.worker.quantities.numbers import Number, UnreadableNumber, parse_number
+from quantcheck.worker.quantities.phrases import (
     FRACTION_WORDS,
     SCORE_AFTER,
     SCORE_BEFORE,
     YEAR_DETERMINERS,
     YEAR_WORDS,
 )
-from worker.quantities.text import NormalizedText, normalize
+from quantcheck.worker.quantities.text import NormalizedText, normalize
 
 _YEAR_WORDS = frozenset(YEAR_WORDS)
 _YEAR_DETERMINERS = frozenset(YEAR_DETERMINERS)

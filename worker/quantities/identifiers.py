@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from worker.quantities import units
-from worker.quantities.counts import lemmas
-from worker.quantities.facts import Span
-from worker.quantities.phrases import (
+from quantcheck.worker.quantities import units
+from quantcheck.worker.quantities.counts import lemmas
+from quantcheck.worker.quantities.facts import Span
+from quantcheck.worker.quantities.phrases import (
     IDENTIFIER_ALIASES,
     MONTHS,
     MULTIPLIER_WORDS,

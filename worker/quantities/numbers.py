@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from worker.quantities.facts import MAX_DIGITS
-from worker.quantities.phrases import MULTIPLIER_WORDS, SMALL_NUMBER_WORDS, TENS_WORDS
+from quantcheck.worker.quantities.facts import MAX_DIGITS
+from quantcheck.worker.quantities.phrases import MULTIPLIER_WORDS, SMALL_NUMBER_WORDS, TENS_WORDS
 
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _WORD_SPLIT = re.compile(r"[\s-]+")

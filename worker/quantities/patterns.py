@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-from worker.quantities import phrases, units
-from worker.quantities.facts import Relation
+from quantcheck.worker.quantities import phrases, units
+from quantcheck.worker.quantities.facts import Relation
 
 _Trie = dict[str, "_Trie"]
 

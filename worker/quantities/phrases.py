@@ -1,13 +1,13 @@
 """The words around a number that change what it claims, and the words that name numbers.
 
-Tables only; :mod:`worker.quantities.patterns` turns them into regular expressions. A
+Tables only; :mod:`quantcheck.worker.quantities.patterns` turns them into regular expressions. A
 phrase that starts earlier wins over one nested inside it, so "no more than" (at most)
 is never read as "more than" (above), nor "not exceed" as a negation.
 """
 
 from __future__ import annotations
 
-from worker.quantities.facts import Relation
+from quantcheck.worker.quantities.facts import Relation
 
 # fmt: off
 

@@ -5,7 +5,7 @@ A value in data has no unit beside it; its unit comes from its key or column hea
 (``"units": {"temp": "°C"}``, Open-Meteo's ``"hourly_units"``). Cells are read with their
 key and their record (a JSON object, an index into parallel arrays, a table row), so that
 a value can be tied to the date of its own record. Everything here only locates cells;
-:mod:`worker.quantities.extract` turns them into facts.
+:mod:`quantcheck.worker.quantities.extract` turns them into facts.
 """
 
 from __future__ import annotations

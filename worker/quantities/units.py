@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Context, Decimal, Inexact
 
-from worker.quantities.facts import CONTEXT
+from quantcheck.worker.quantities.facts import CONTEXT
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ from typing import Any
 from kafka import KafkaConsumer, TopicPartition
 from kafka.errors import KafkaError
 
-from worker.errors import UsageError
-from worker.replay.window import TopicOffsets
-from worker.stream.clients import plain_producer, unreachable
-from worker.stream.config import KafkaConnection
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.replay.window import TopicOffsets
+from quantcheck.worker.stream.clients import plain_producer, unreachable
+from quantcheck.worker.stream.config import KafkaConnection
 
 CLIENT_ID = "quantcheck-replay"
 # Every offset lookup is a bounded call: an unreachable broker ends the replay with one line

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from schemas import WORST_FIRST
-from worker.reports.summary import ordered_counts, summary_lines
+from quantcheck.schemas import WORST_FIRST
+from quantcheck.worker.reports.summary import ordered_counts, summary_lines
 
 
 class Transition(StrEnum):

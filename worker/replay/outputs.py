@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from worker.errors import UsageError
-from worker.replay.compare import ReplayedClaim
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.replay.compare import ReplayedClaim
 
 COLUMNS: tuple[str, ...] = (
     "claim_id",

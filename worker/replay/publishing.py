@@ -12,9 +12,9 @@ from typing import Any
 
 from kafka.errors import KafkaError
 
-from worker.errors import UsageError
-from worker.stream.delivery import send
-from worker.stream.records import OutputRecord
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.stream.delivery import send
+from quantcheck.worker.stream.records import OutputRecord
 
 FLUSH_TIMEOUT_S = 120.0
 

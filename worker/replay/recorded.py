@@ -7,7 +7,7 @@ window, not with the topic. An entry is removed when its claim is replayed.
 
 An answer message has several: one verdict per sentence claim and the answer's own record
 (kept with no claim ID, its reason made from its counts by
-:func:`~worker.replay.compare.answer_reason`).
+:func:`~quantcheck.worker.replay.compare.answer_reason`).
 
 Verdicts are written after the claims they answer, so for a window that starts at a time
 the topic is read from that time, less :data:`CLOCK_SKEW_MS` for producers whose clocks
@@ -23,12 +23,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, ValidationError
 
-from schemas import DeadLetterInfo, VerdictStatus
-from worker.replay.clients import offsets_at, partitions_of, topic_offsets
-from worker.replay.compare import Decision, answer_reason
-from worker.replay.source import STALL_TIMEOUT_S, read_range
-from worker.replay.window import PartitionRange, Window
-from worker.stream.batch import CITATION_FAILURE_KINDS
+from quantcheck.schemas import DeadLetterInfo, VerdictStatus
+from quantcheck.worker.replay.clients import offsets_at, partitions_of, topic_offsets
+from quantcheck.worker.replay.compare import Decision, answer_reason
+from quantcheck.worker.replay.source import STALL_TIMEOUT_S, read_range
+from quantcheck.worker.replay.window import PartitionRange, Window
+from quantcheck.worker.stream.batch import CITATION_FAILURE_KINDS
 
 CLOCK_SKEW_MS = 5 * 60 * 1000
 """How much earlier than the window's start a verdict's timestamp may be and still count."""

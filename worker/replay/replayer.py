@@ -1,6 +1,6 @@
 """Re-checking the records of a window exactly as the worker checks them.
 
-Every record goes through the worker's own :class:`~worker.stream.batch.BatchProcessor`,
+Every record goes through the worker's own :class:`~quantcheck.worker.stream.batch.BatchProcessor`,
 so a replayed verdict is the verdict the worker would publish for the same message today,
 byte for byte, except for ``checked_at``: a replay takes it from the claim record's own
 timestamp instead of the clock, so replaying the same input always gives the same bytes.
@@ -21,20 +21,20 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-from schemas import AnswerEvent, ClaimEvent
-from worker.client.messages import event_message
-from worker.replay.compare import (
+from quantcheck.schemas import AnswerEvent, ClaimEvent
+from quantcheck.worker.client.messages import event_message
+from quantcheck.worker.replay.compare import (
     Coordinates,
     Decision,
     ReplayedClaim,
     answer_reason,
     transition_of,
 )
-from worker.replay.recorded import Recorded, recorded_for
-from worker.replay.source import SourceRecord
-from worker.stream.batch import BatchProcessor, Checked, CheckedAnswer, Outcome
-from worker.stream.decode import decode_message
-from worker.stream.records import InputRecord, OutputRecord
+from quantcheck.worker.replay.recorded import Recorded, recorded_for
+from quantcheck.worker.replay.source import SourceRecord
+from quantcheck.worker.stream.batch import BatchProcessor, Checked, CheckedAnswer, Outcome
+from quantcheck.worker.stream.decode import decode_message
+from quantcheck.worker.stream.records import InputRecord, OutputRecord
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 

@@ -16,12 +16,12 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from schemas import ClaimEvent, FactResult, VerdictEvent, parse_verdicts_topic_value
-from worker.errors import UsageError
-from worker.replay.compare import ReplayedClaim, Tally, Transition
-from worker.replay.replayer import Replayed
-from worker.reports.chart import colour_of
-from worker.reports.summary import ordered_counts
+from quantcheck.schemas import ClaimEvent, FactResult, VerdictEvent, parse_verdicts_topic_value
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.replay.compare import ReplayedClaim, Tally, Transition
+from quantcheck.worker.replay.replayer import Replayed
+from quantcheck.worker.reports.chart import colour_of
+from quantcheck.worker.reports.summary import ordered_counts
 
 MAX_CLAIMS = 500
 CONTEXT_CHARS = 60

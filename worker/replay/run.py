@@ -12,9 +12,9 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from worker.checker import CHECKER_VERSION, Checker
-from worker.errors import UsageError
-from worker.replay.clients import (
+from quantcheck.worker.checker import CHECKER_VERSION, Checker
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.replay.clients import (
     offsets_at,
     partitions_of,
     replay_consumer,
@@ -22,23 +22,23 @@ from worker.replay.clients import (
     require_topics,
     topic_offsets,
 )
-from worker.replay.compare import Tally
-from worker.replay.outputs import RowWriter, rows_file
-from worker.replay.publishing import Publisher
-from worker.replay.recorded import (
+from quantcheck.worker.replay.compare import Tally
+from quantcheck.worker.replay.outputs import RowWriter, rows_file
+from quantcheck.worker.replay.publishing import Publisher
+from quantcheck.worker.replay.recorded import (
     Recorded,
     RecordedIndex,
     read_recorded,
     recorded_dead_letter,
 )
-from worker.replay.replayer import Filters, RecordedLookup, Replayed, Replayer
-from worker.replay.report_html import HtmlReport
-from worker.replay.source import SourceRecord, WindowReader
-from worker.replay.window import Window, WindowRequest, resolve_window
-from worker.store import DocumentStore
-from worker.stream.batch import BatchProcessor, BatchSettings
-from worker.stream.config import KafkaConnection
-from worker.stream.records import OutputRecord
+from quantcheck.worker.replay.replayer import Filters, RecordedLookup, Replayed, Replayer
+from quantcheck.worker.replay.report_html import HtmlReport
+from quantcheck.worker.replay.source import SourceRecord, WindowReader
+from quantcheck.worker.replay.window import Window, WindowRequest, resolve_window
+from quantcheck.worker.store import DocumentStore
+from quantcheck.worker.stream.batch import BatchProcessor, BatchSettings
+from quantcheck.worker.stream.config import KafkaConnection
+from quantcheck.worker.stream.records import OutputRecord
 
 EXIT_DIFFERENCES = 3
 # Below this many offsets a replay takes a few seconds and a progress bar is only noise.

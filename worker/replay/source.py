@@ -20,10 +20,10 @@ from typing import Any
 from kafka import TopicPartition
 from kafka.errors import KafkaError
 
-from schemas import DeadLetterHeaderError, DeadLetterInfo, read_dead_letter_headers
-from worker.errors import UsageError
-from worker.replay.window import PartitionRange, Window
-from worker.stream.records import InputRecord, from_consumer_record
+from quantcheck.schemas import DeadLetterHeaderError, DeadLetterInfo, read_dead_letter_headers
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.replay.window import PartitionRange, Window
+from quantcheck.worker.stream.records import InputRecord, from_consumer_record
 
 POLL_TIMEOUT_MS = 500
 # A partition whose position has not moved for this long while records are still due means

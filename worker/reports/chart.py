@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from worker.checker.model import Status
-from worker.errors import UsageError
+from quantcheck.worker.checker.model import Status
+from quantcheck.worker.errors import UsageError
 
 SUPPORTED_COLOUR = "#2e7d32"
 UNSUPPORTED_COLOUR = "#c62828"

@@ -8,9 +8,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TextIO
 
-from worker.checker.model import Verdict
-from worker.errors import UsageError
-from worker.inputs.claims import ClaimRow
+from quantcheck.worker.checker.model import Verdict
+from quantcheck.worker.errors import UsageError
+from quantcheck.worker.inputs.claims import ClaimRow
 
 VERDICT_COLUMNS: tuple[str, ...] = ("status", "reason", "flags", "facts")
 

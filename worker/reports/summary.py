@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from worker.checker.model import Status
+from quantcheck.worker.checker.model import Status
 
 # Ties between equal counts are broken in this order: outcomes first, then the citation
 # failures in gate order, then the review queues.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from worker.checker.model import Verdict
-from worker.inputs.claims import ClaimRow
-from worker.reports.chart import colour_of
+from quantcheck.worker.checker.model import Verdict
+from quantcheck.worker.inputs.claims import ClaimRow
+from quantcheck.worker.reports.chart import colour_of
 
 
 def print_verdict_table(rows: Sequence[tuple[ClaimRow, Verdict]], *, total: int) -> None:

@@ -6,7 +6,7 @@ machine, ``postgresql://USER@HOST:PORT/DB`` for a fleet of workers.
 
 from __future__ import annotations
 
-from worker.store.base import (
+from quantcheck.worker.store.base import (
     DocumentStore,
     InvalidDocumentError,
     LoadResult,
@@ -19,8 +19,8 @@ from worker.store.base import (
     manifest_sha256,
     validate_kb_version,
 )
-from worker.store.cache import CachingStore
-from worker.store.url import SqliteTarget, mask_url, parse_store_url
+from quantcheck.worker.store.cache import CachingStore
+from quantcheck.worker.store.url import SqliteTarget, mask_url, parse_store_url
 
 
 def open_store(url: str, timeouts: StoreTimeouts | None = None) -> DocumentStore:
@@ -33,10 +33,10 @@ def open_store(url: str, timeouts: StoreTimeouts | None = None) -> DocumentStore
     target = parse_store_url(url)
     # Backends are imported on demand so SQLite users never load the PostgreSQL driver.
     if isinstance(target, SqliteTarget):
-        from worker.store.sqlite import SqliteStore  # noqa: PLC0415
+        from quantcheck.worker.store.sqlite import SqliteStore  # noqa: PLC0415
 
         return SqliteStore(target.path)
-    from worker.store.postgres import PostgresStore  # noqa: PLC0415
+    from quantcheck.worker.store.postgres import PostgresStore  # noqa: PLC0415
 
     return PostgresStore(target.conninfo, timeouts=timeouts)
 

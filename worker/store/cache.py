@@ -13,8 +13,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
 
-from worker.checker.model import Document
-from worker.store.base import (
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.store.base import (
     DocumentStore,
     LoadResult,
     VersionDiff,

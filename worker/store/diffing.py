@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from worker.store.base import VersionDiff
+from quantcheck.worker.store.base import VersionDiff
 
 # A row source to compare: a label for the result, SQL yielding (doc_id, topic, sha256)
 # rows, and that SQL's parameters.

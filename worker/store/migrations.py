@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from worker.errors import UsageError
+from quantcheck.worker.errors import UsageError
 
 if TYPE_CHECKING:
     import psycopg
@@ -37,7 +37,7 @@ class Migration:
 
 def load_migrations(backend: str) -> tuple[Migration, ...]:
     """The backend's migrations in version order; versions must run 1, 2, 3, ... without gaps."""
-    folder = resources.files("worker.store").joinpath("migrations", backend)
+    folder = resources.files("quantcheck.worker.store").joinpath("migrations", backend)
     found: list[Migration] = []
     for entry in folder.iterdir():
         match = _FILE_NAME.match(entry.name)

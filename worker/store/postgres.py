@@ -18,9 +18,9 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
-from worker.checker.model import Document
-from worker.errors import StoreUnavailableError, UsageError
-from worker.store.base import (
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.errors import StoreUnavailableError, UsageError
+from quantcheck.worker.store.base import (
     DocumentStore,
     InvalidDocumentError,
     LoadResult,
@@ -34,9 +34,9 @@ from worker.store.base import (
     unique_ids,
     validate_kb_version,
 )
-from worker.store.diffing import Rows, version_diff
-from worker.store.migrations import migrate_postgres
-from worker.store.url import mask_url
+from quantcheck.worker.store.diffing import Rows, version_diff
+from quantcheck.worker.store.migrations import migrate_postgres
+from quantcheck.worker.store.url import mask_url
 
 _T = TypeVar("_T")
 Connection = psycopg.Connection[Any]

@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from worker.checker.model import Document
-from worker.errors import StoreUnavailableError, UsageError
-from worker.store.base import (
+from quantcheck.worker.checker.model import Document
+from quantcheck.worker.errors import StoreUnavailableError, UsageError
+from quantcheck.worker.store.base import (
     DocumentStore,
     InvalidDocumentError,
     LoadResult,
@@ -31,8 +31,8 @@ from worker.store.base import (
     unique_ids,
     validate_kb_version,
 )
-from worker.store.diffing import Rows, version_diff
-from worker.store.migrations import migrate_sqlite
+from quantcheck.worker.store.diffing import Rows, version_diff
+from quantcheck.worker.store.migrations import migrate_sqlite
 
 DEFAULT_BUSY_TIMEOUT_S = 10.0
 

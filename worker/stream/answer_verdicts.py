@@ -1,6 +1,6 @@
 """Answer verdict events: the claim verdicts of one answer summed up, as bytes.
 
-Shared by the worker and by replays, as :mod:`worker.stream.verdicts` is for claim
+Shared by the worker and by replays, as :mod:`quantcheck.worker.stream.verdicts` is for claim
 verdicts. Unlike a claim verdict, the record is validated before it is serialized: there
 is one per answer, not one per claim, and validation proves the worst status and the
 counts agree with the claims listed.
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-from schemas import (
+from quantcheck.schemas import (
     AnswerEvent,
     AnswerVerdictEvent,
     SourceCoordinates,
@@ -22,11 +22,11 @@ from schemas import (
     dump_answer_verdict,
     worst_status,
 )
-from worker.answers.offsets import Span
-from worker.checker import CHECKER_VERSION, Status
-from worker.checker.model import sha256_text
-from worker.stream.records import OutputRecord
-from worker.stream.verdicts import verdict_record
+from quantcheck.worker.answers.offsets import Span
+from quantcheck.worker.checker import CHECKER_VERSION, Status
+from quantcheck.worker.checker.model import sha256_text
+from quantcheck.worker.stream.records import OutputRecord
+from quantcheck.worker.stream.verdicts import verdict_record
 
 
 @dataclass(frozen=True, slots=True)

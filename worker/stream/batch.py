@@ -21,21 +21,21 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from schemas import AnswerEvent, ClaimEvent, DeadLetterKind
-from worker.answers.claims import AnswerSentence, answer_sentences, in_answer
-from worker.answers.split import SentenceClaim
-from worker.checker import Checker, Claim, Document, Status, Verdict
-from worker.store.resolve import DocumentResolver, resolve_cited
-from worker.stream.answer_verdicts import (
+from quantcheck.schemas import AnswerEvent, ClaimEvent, DeadLetterKind
+from quantcheck.worker.answers.claims import AnswerSentence, answer_sentences, in_answer
+from quantcheck.worker.answers.split import SentenceClaim
+from quantcheck.worker.checker import Checker, Claim, Document, Status, Verdict
+from quantcheck.worker.store.resolve import DocumentResolver, resolve_cited
+from quantcheck.worker.stream.answer_verdicts import (
     ClaimStatus,
     answer_status,
     answer_verdict_event,
     answer_verdict_record,
 )
-from worker.stream.dead_letters import dead_letter
-from worker.stream.decode import DecodeFailure, decode_message
-from worker.stream.records import InputRecord, OutputRecord
-from worker.stream.verdicts import source_of, verdict_json, verdict_record
+from quantcheck.worker.stream.dead_letters import dead_letter
+from quantcheck.worker.stream.decode import DecodeFailure, decode_message
+from quantcheck.worker.stream.records import InputRecord, OutputRecord
+from quantcheck.worker.stream.verdicts import source_of, verdict_json, verdict_record
 
 CITATION_FAILURE_KINDS: Mapping[Status, DeadLetterKind] = {
     Status.MISSING_CITATION: "missing_citation",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from schemas import DeadLetterKind, dead_letter_headers
-from worker import __version__
-from worker.checker import CHECKER_VERSION
-from worker.stream.records import InputRecord, OutputRecord
+from quantcheck import __version__
+from quantcheck.schemas import DeadLetterKind, dead_letter_headers
+from quantcheck.worker.checker import CHECKER_VERSION
+from quantcheck.worker.stream.records import InputRecord, OutputRecord
 
 
 def dead_letter(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pydantic_core
 
-from schemas import (
+from quantcheck.schemas import (
     ANSWER_EVENT_TYPE,
     EVENT_TYPE_FIELD,
     AnswerEvent,
@@ -16,7 +16,7 @@ from schemas import (
     DeadLetterKind,
     parse_claims_topic_value,
 )
-from schemas.limits import MAX_ID_CHARS
+from quantcheck.schemas.limits import MAX_ID_CHARS
 
 
 @dataclass(frozen=True, slots=True)

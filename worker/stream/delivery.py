@@ -4,16 +4,16 @@ Exactly-once
     One transaction per batch holds the verdicts, the dead letters and the consumer
     offsets, so read_committed readers see either all of a batch or none of it, and a
     batch is never committed twice. Offsets are committed only while the member is in the
-    stable group generation the batch was read in (:mod:`worker.stream.fencing`).
+    stable group generation the batch was read in (:mod:`quantcheck.worker.stream.fencing`).
 At-least-once
     An idempotent producer publishes the batch, and the consumer commits the offsets only
     after every record is acknowledged. A crash in between means the batch is published
     again, never that it is lost.
 
-Every call that waits for the broker is bounded (:class:`worker.stream.ports.Producer`). A
+Every call that waits for the broker is bounded (:class:`.ports.Producer`). A
 producer that failed in a way that leaves its state unknown is abandoned, and the next
 batch gets a new one with the same transactional id, whose initialisation aborts whatever
-the old one left open. Errors are told apart by :mod:`worker.stream.failures`: a record
+the old one left open. Errors are told apart by :mod:`quantcheck.worker.stream.failures`: a record
 the broker refuses for what it is raises :class:`RecordRefusedError` naming it.
 """
 
@@ -26,11 +26,11 @@ from typing import Any
 from kafka.errors import CommitFailedError, KafkaError
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
-from worker.errors import TransientError
-from worker.stream.failures import RECORD_REFUSED, describe
-from worker.stream.fencing import fence_reason
-from worker.stream.ports import CallTimeoutError, Consumer, Producer, SendFuture
-from worker.stream.records import OutputRecord
+from quantcheck.worker.errors import TransientError
+from quantcheck.worker.stream.failures import RECORD_REFUSED, describe
+from quantcheck.worker.stream.fencing import fence_reason
+from quantcheck.worker.stream.ports import CallTimeoutError, Consumer, Producer, SendFuture
+from quantcheck.worker.stream.records import OutputRecord
 
 ProducerFactory = Callable[[], Producer]
 Offsets = Mapping[tuple[str, int], int]

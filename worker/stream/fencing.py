@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from kafka.structs import MemberState
 
-from worker.stream.ports import GroupMetadata
+from quantcheck.worker.stream.ports import GroupMetadata
 
 
 def stable_generation(group: GroupMetadata) -> int | None:

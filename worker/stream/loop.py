@@ -24,15 +24,15 @@ from kafka import ConsumerRebalanceListener
 from kafka.errors import KafkaError
 from kafka.structs import MemberState, TopicPartition
 
-from schemas import DeadLetterKind
-from worker.checker import Checker
-from worker.errors import StoreUnavailableError, UsageError
-from worker.observability.metrics import Metrics
-from worker.store import DocumentStore
-from worker.stream.backoff import Backoff
-from worker.stream.batch import BatchProcessor, BatchResult, BatchSettings
-from worker.stream.clients import unreachable
-from worker.stream.config import (
+from quantcheck.schemas import DeadLetterKind
+from quantcheck.worker.checker import Checker
+from quantcheck.worker.errors import StoreUnavailableError, UsageError
+from quantcheck.worker.observability.metrics import Metrics
+from quantcheck.worker.store import DocumentStore
+from quantcheck.worker.stream.backoff import Backoff
+from quantcheck.worker.stream.batch import BatchProcessor, BatchResult, BatchSettings
+from quantcheck.worker.stream.clients import unreachable
+from quantcheck.worker.stream.config import (
     BOOTSTRAP_TIMEOUT_MS,
     SESSION_TIMEOUT_MS,
     KafkaConnection,
@@ -40,8 +40,8 @@ from worker.stream.config import (
     producer_config,
     transactional_id,
 )
-from worker.stream.consumer import WorkerConsumer
-from worker.stream.delivery import (
+from quantcheck.worker.stream.consumer import WorkerConsumer
+from quantcheck.worker.stream.delivery import (
     DEFAULT_CALL_TIMEOUT_S,
     AtLeastOnceDelivery,
     Delivery,
@@ -50,21 +50,27 @@ from worker.stream.delivery import (
     RecordRefusedError,
     TransactionalDelivery,
 )
-from worker.stream.failures import RECORD_TOO_LARGE, Fatal, describe, fatal_cause, missing_topics
-from worker.stream.fencing import stable_generation
-from worker.stream.health import Health
-from worker.stream.lag import LagMonitor
-from worker.stream.ports import Consumer, Producer
-from worker.stream.producer import BoundedProducer
-from worker.stream.records import (
+from quantcheck.worker.stream.failures import (
+    RECORD_TOO_LARGE,
+    Fatal,
+    describe,
+    fatal_cause,
+    missing_topics,
+)
+from quantcheck.worker.stream.fencing import stable_generation
+from quantcheck.worker.stream.health import Health
+from quantcheck.worker.stream.lag import LagMonitor
+from quantcheck.worker.stream.ports import Consumer, Producer
+from quantcheck.worker.stream.producer import BoundedProducer
+from quantcheck.worker.stream.records import (
     InputRecord,
     OutputRecord,
     first_offsets,
     from_consumer_record,
     next_offsets,
 )
-from worker.stream.reporting import BatchReporter, coordinates
-from worker.stream.topics import TopicWatch
+from quantcheck.worker.stream.reporting import BatchReporter, coordinates
+from quantcheck.worker.stream.topics import TopicWatch
 
 log = structlog.get_logger("quantcheck.worker")
 
@@ -339,7 +345,7 @@ class Worker:
 
         Pending records of revoked partitions were read in an earlier generation and are
         dropped, without a seek: a partition assigned again starts at the group's committed
-        offset (:class:`worker.stream.consumer.WorkerConsumer`), where this member's
+        offset (:class:`quantcheck.worker.stream.consumer.WorkerConsumer`), where this member's
         delivered work ends, or past it when another member delivered more meanwhile. The
         records the poll itself returned were read after the change, from there, and stay.
         """

@@ -1,7 +1,7 @@
 """The Kafka clients as the worker sees them: typed seams for the loop and the delivery.
 
 The real clients are kafka-python's ``KafkaConsumer`` (which has these methods as they are)
-and :class:`worker.stream.producer.BoundedProducer`; fast tests use fakes with the same
+and :class:`quantcheck.worker.stream.producer.BoundedProducer`; fast tests use fakes with the same
 shape to drive rebalances, evictions, timeouts and refused records without a broker.
 Partitions are kafka-python's ``TopicPartition`` tuples, whatever their origin.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from worker.errors import TransientError
-from worker.stream.records import OutputRecord
+from quantcheck.worker.errors import TransientError
+from quantcheck.worker.stream.records import OutputRecord
 
 TopicPartitionT = Any
 """kafka-python's ``TopicPartition`` (a named tuple of ``topic`` and ``partition``)."""

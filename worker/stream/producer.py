@@ -1,4 +1,4 @@
-"""kafka-python's producer behind :class:`worker.stream.ports.Producer`, every wait bounded.
+"""kafka-python's producer behind :class:`.ports.Producer`, every wait bounded.
 
 ``send_offsets_to_transaction``, ``commit_transaction`` and ``abort_transaction`` wait
 without a bound in kafka-python 3.0.12. Running them on a helper thread bounded the caller
@@ -21,10 +21,15 @@ from typing import Any
 from kafka import KafkaProducer
 from kafka.errors import KafkaError, UnknownError
 
-from worker.stream.delivery import send
-from worker.stream.failures import RECORD_REFUSED
-from worker.stream.ports import CallTimeoutError, GroupMetadata, SendFuture, TopicPartitionT
-from worker.stream.records import OutputRecord
+from quantcheck.worker.stream.delivery import send
+from quantcheck.worker.stream.failures import RECORD_REFUSED
+from quantcheck.worker.stream.ports import (
+    CallTimeoutError,
+    GroupMetadata,
+    SendFuture,
+    TopicPartitionT,
+)
+from quantcheck.worker.stream.records import OutputRecord
 
 # How long an abandoned producer's I/O thread gets to notice that it must stop; it only
 # has to leave its select() call, which a wakeup interrupts.
@@ -119,7 +124,7 @@ class BoundedProducer:
         """Once a transactional request has failed (a topic the worker may not write to,
         say), kafka-python refuses every later call with a plain ``KafkaError`` that names
         the failure only in its text; raise the failure itself, so that it is classified
-        for what it is (:mod:`worker.stream.failures`). A refused record is left to its own
+        for what it is (:mod:`.failures`). A refused record is left to its own
         send's future, which tells which record it was."""
         try:
             yield

@@ -7,8 +7,8 @@ from typing import Any
 
 from kafka.errors import KafkaTimeoutError
 
-from schemas import AnswerEvent, ClaimEvent
-from worker.client.messages import event_message
+from quantcheck.schemas import AnswerEvent, ClaimEvent
+from quantcheck.worker.client.messages import event_message
 
 DEFAULT_TIMEOUT_S = 60.0
 

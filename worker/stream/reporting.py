@@ -15,9 +15,9 @@ from typing import Any
 import structlog
 from structlog.typing import FilteringBoundLogger
 
-from worker.observability.metrics import Metrics
-from worker.stream.batch import BatchResult, Checked, CheckedAnswer, DeadLettered
-from worker.stream.records import InputRecord
+from quantcheck.worker.observability.metrics import Metrics
+from quantcheck.worker.stream.batch import BatchResult, Checked, CheckedAnswer, DeadLettered
+from quantcheck.worker.stream.records import InputRecord
 
 log = structlog.get_logger("quantcheck.worker")
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from kafka.errors import KafkaError, TopicAlreadyExistsError, for_code
 
-from worker.stream.config import (
+from quantcheck.worker.stream.config import (
     MAX_CLAIM_RECORD_BYTES,
     MAX_DEAD_LETTER_RECORD_BYTES,
     MAX_VERDICT_RECORD_BYTES,

@@ -11,11 +11,11 @@ from typing import Any
 
 import pydantic_core
 
-from schemas import ClaimEvent, SourceCoordinates, VerdictEvent
-from worker.checker import CHECKER_VERSION, FactCheck, Verdict
-from worker.checker.model import sha256_text
-from worker.quantities.facts import Mention, format_decimal
-from worker.stream.records import InputRecord, OutputRecord
+from quantcheck.schemas import ClaimEvent, SourceCoordinates, VerdictEvent
+from quantcheck.worker.checker import CHECKER_VERSION, FactCheck, Verdict
+from quantcheck.worker.checker.model import sha256_text
+from quantcheck.worker.quantities.facts import Mention, format_decimal
+from quantcheck.worker.stream.records import InputRecord, OutputRecord
 
 
 def source_of(record: InputRecord) -> SourceCoordinates:
