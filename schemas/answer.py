@@ -19,14 +19,15 @@ from quantcheck.schemas._common import (
     NO_NUL_CHARACTERS,
     AwareTimestamp,
     Identifier,
-    KbVersion,
-    Name,
 )
 from quantcheck.schemas.decoding import decode
 from quantcheck.schemas.fields import (
     Attributes,
+    EventKbVersion,
+    ModelName,
     Prompt,
     RetrievedDocIds,
+    RetrieverName,
     SchemaVersionOne,
     keys_as_property_names,
 )
@@ -90,23 +91,14 @@ class AnswerEvent(BaseModel):
         " to the document ID it stands for. A label not listed here is read as a document ID"
         " itself, so answers whose markers are document IDs ([S01]) may leave this out.",
     )
-    retrieved_doc_ids: RetrievedDocIds = Field(
-        description="IDs of the documents retrieval supplied to the model; a cited ID not"
-        " among them gives status citation_not_retrieved."
-    )
-    kb_version: KbVersion = Field(
-        description="Knowledge-base version the cited IDs refer to; evidence is read as of it."
-    )
+    retrieved_doc_ids: RetrievedDocIds
+    kb_version: EventKbVersion
     prompt: Prompt = Field(
         default="",
         description="The prompt that produced the answer; only its SHA-256 reaches a verdict.",
     )
-    model: Name = Field(
-        default="", description="Name of the model that generated the answer, if known."
-    )
-    retriever: Name = Field(
-        default="", description="Name of the retriever that supplied the documents, if known."
-    )
+    model: ModelName = ""
+    retriever: RetrieverName = ""
     produced_at: AwareTimestamp = Field(
         description="When the backend produced the answer: an RFC 3339 timestamp with offset."
     )

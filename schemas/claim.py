@@ -17,8 +17,6 @@ from quantcheck.schemas._common import (
     NO_NUL_CHARACTERS,
     AwareTimestamp,
     Identifier,
-    KbVersion,
-    Name,
 )
 from quantcheck.schemas.decoding import (
     CLAIM_DECODE_KINDS,
@@ -30,8 +28,11 @@ from quantcheck.schemas.decoding import (
 from quantcheck.schemas.fields import (
     Attributes,
     AttributeValue,
+    EventKbVersion,
+    ModelName,
     Prompt,
     RetrievedDocIds,
+    RetrieverName,
     SchemaVersionOne,
 )
 from quantcheck.schemas.limits import MAX_CITED_DOC_IDS, MAX_CLAIM_TEXT_CHARS
@@ -64,23 +65,14 @@ class ClaimEvent(BaseModel):
         description="IDs of the documents the claim cites, in citation order. An empty list"
         " means the claim cites nothing (status missing_citation)."
     )
-    retrieved_doc_ids: RetrievedDocIds = Field(
-        description="IDs of the documents retrieval supplied to the model; a cited ID not"
-        " among them gives status citation_not_retrieved."
-    )
-    kb_version: KbVersion = Field(
-        description="Knowledge-base version the cited IDs refer to; evidence is read as of it."
-    )
+    retrieved_doc_ids: RetrievedDocIds
+    kb_version: EventKbVersion
     prompt: Prompt = Field(
         default="",
         description="The prompt that produced the answer; only its SHA-256 reaches the verdict.",
     )
-    model: Name = Field(
-        default="", description="Name of the model that generated the answer, if known."
-    )
-    retriever: Name = Field(
-        default="", description="Name of the retriever that supplied the documents, if known."
-    )
+    model: ModelName = ""
+    retriever: RetrieverName = ""
     produced_at: AwareTimestamp = Field(
         description="When the backend produced the claim: an RFC 3339 timestamp with offset."
     )

@@ -21,7 +21,13 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from quantcheck.schemas._common import NO_CONTROL_CHARACTERS, NO_NUL_CHARACTERS, Identifier
+from quantcheck.schemas._common import (
+    NO_CONTROL_CHARACTERS,
+    NO_NUL_CHARACTERS,
+    Identifier,
+    KbVersion,
+    Name,
+)
 from quantcheck.schemas.limits import (
     MAX_ATTRIBUTE_KEY_CHARS,
     MAX_ATTRIBUTE_VALUE_CHARS,
@@ -109,7 +115,25 @@ AttributeValue = Annotated[
 """An attribute value: a bounded string, an integer, a finite number, a boolean or null."""
 
 Prompt = Annotated[str, StringConstraints(max_length=MAX_PROMPT_CHARS), NO_NUL_CHARACTERS]
-RetrievedDocIds = Annotated[list[Identifier], Field(max_length=MAX_RETRIEVED_DOC_IDS)]
+RetrievedDocIds = Annotated[
+    list[Identifier],
+    Field(
+        max_length=MAX_RETRIEVED_DOC_IDS,
+        description="IDs of the documents retrieval supplied to the model; a cited ID not"
+        " among them gives status citation_not_retrieved.",
+    ),
+]
+# The provenance fields below read the same in a claim and in an answer: described once.
+EventKbVersion = Annotated[
+    KbVersion,
+    Field(description="Knowledge-base version the cited IDs refer to; evidence is read as of it."),
+]
+ModelName = Annotated[
+    Name, Field(description="Name of the model that generated the answer, if known.")
+]
+RetrieverName = Annotated[
+    Name, Field(description="Name of the retriever that supplied the documents, if known.")
+]
 Attributes = Annotated[
     dict[AttributeKey, AttributeValue],
     Field(max_length=MAX_ATTRIBUTES),
@@ -120,8 +144,11 @@ __all__ = [
     "AttributeKey",
     "AttributeValue",
     "Attributes",
+    "EventKbVersion",
+    "ModelName",
     "Prompt",
     "RetrievedDocIds",
+    "RetrieverName",
     "SchemaVersionOne",
     "keys_as_property_names",
 ]
