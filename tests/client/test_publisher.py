@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from quantcheck.client import Publisher, PublisherStats, event_message
 from quantcheck.schemas import AnswerEvent, ClaimDecodeError, ClaimEvent, parse_claims_topic_value
-from quantcheck.worker.client import Publisher, PublisherStats, event_message
 from tests.answers.samples import answer
 from tests.schemas.samples import answer_payload, claim_payload
 from tests.stream.workers import free_port

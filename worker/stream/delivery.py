@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from kafka.errors import CommitFailedError, KafkaError
 from kafka.structs import OffsetAndMetadata, TopicPartition
@@ -222,16 +222,7 @@ class TransactionalDelivery(Delivery):
             # would only say so when it times out: find out from the acknowledgements.
             producer.flush(timeout_s)
         except KafkaError as exc:
-            rejected = refused(futures)
-            if rejected is not None:
-                self._discard(producer, timeout_s)
-                raise rejected from exc
-            self._lose_producer()
-            raise DeliveryError(
-                f"the batch was not acknowledged: {describe(exc)}",
-                rewind_to_committed=True,
-                cause=exc,
-            ) from exc
+            self._fail(producer, futures, timeout_s, exc, "the batch was not acknowledged")
         rejected = refused(futures)
         if rejected is not None:
             self._discard(producer, timeout_s)
@@ -251,14 +242,27 @@ class TransactionalDelivery(Delivery):
             self._abort(producer, timeout_s)
             raise DeliveryError(f"the group rebalanced: {describe(exc)}", cause=exc) from exc
         except (KafkaError, CallTimeoutError) as exc:
-            rejected = refused(futures)
-            if rejected is not None:
-                self._discard(producer, timeout_s)
-                raise rejected from exc
-            self._lose_producer()
-            raise DeliveryError(
-                f"transaction failed: {describe(exc)}", rewind_to_committed=True, cause=exc
-            ) from exc
+            self._fail(producer, futures, timeout_s, exc, "transaction failed")
+
+    def _fail(
+        self,
+        producer: Producer,
+        futures: Sequence[SendFuture],
+        timeout_s: float,
+        exc: Exception,
+        what: str,
+    ) -> NoReturn:
+        """Raise for a failed flush or commit: a refused record if the acknowledgements
+        name one (the producer is discarded), else a failure whose outcome is unknown
+        (the producer is replaced and the batch read again from the committed offsets)."""
+        rejected = refused(futures)
+        if rejected is not None:
+            self._discard(producer, timeout_s)
+            raise rejected from exc
+        self._lose_producer()
+        raise DeliveryError(
+            f"{what}: {describe(exc)}", rewind_to_committed=True, cause=exc
+        ) from exc
 
     def _discard(self, producer: Producer, timeout_s: float) -> None:
         """Abort the transaction and replace the producer: after a refused record
