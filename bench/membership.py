@@ -233,7 +233,7 @@ def measure(bootstrap: str, store_url: str, workdir: Path, scenario: Scenario) -
         argv = [
             sys.executable,
             "-m",
-            "worker",
+            "quantcheck.worker",
             "worker",
             "--bootstrap-servers",
             bootstrap,

@@ -211,7 +211,7 @@ def start_worker(layout: Layout, bootstrap: str, port: int) -> subprocess.Popen[
         [
             sys.executable,
             "-m",
-            "worker",
+            "quantcheck.worker",
             "worker",
             "--bootstrap-servers",
             bootstrap,

@@ -172,7 +172,7 @@ class WorkerProcess:
         self.argv = [
             sys.executable,
             "-m",
-            "worker",
+            "quantcheck.worker",
             "worker",
             "--bootstrap-servers",
             broker.bootstrap,
