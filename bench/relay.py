@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kafka import KafkaProducer
+from kafka import ConsumerRebalanceListener, KafkaProducer
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
 from bench.broker import connection
@@ -36,6 +36,16 @@ from quantcheck.worker.stream.config import consumer_config, producer_config, tr
 
 POLL_TIMEOUT_MS = 100  # as the worker's loop
 SEND_TIMEOUT_S = 30.0
+
+
+class _Unheard(ConsumerRebalanceListener):  # type: ignore[misc]
+    """The relay has nothing to do when its assignment changes."""
+
+    def on_partitions_revoked(self, revoked: Any) -> None:
+        pass
+
+    def on_partitions_assigned(self, assigned: Any) -> None:
+        pass
 
 
 class Relay:
@@ -67,7 +77,7 @@ class Relay:
         )
         if self.exactly_once:
             self.producer.init_transactions()
-        self.consumer.subscribe([args.input])
+        self.consumer.subscribe([args.input], listener=_Unheard())
         self.stopping = False
         self.relayed = 0
 
