@@ -287,7 +287,8 @@ def md_kafka_throughput(result: dict[str, Any]) -> list[str]:
     )
     goal = result["ratio_goal"]
     lines += [
-        f"Goal: exactly-once ratio ≥ {goal['min_ratio']}: {'met' if goal['met'] else 'not met'}.",
+        f"Goal: exactly-once ratio ≥ {goal['min_ratio']}: {'met' if goal['met'] else 'not met'};"
+        f" stretch ≥ {goal['stretch_ratio']}: {'met' if goal['stretch_met'] else 'not met'}.",
         "",
         "End-to-end latency (produced_at to the verdict's arrival at a read_committed "
         "consumer) at half the exactly-once rate:",

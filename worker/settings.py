@@ -45,7 +45,11 @@ def _flag(flag: str) -> dict[str, Any]:
 class Settings(BaseSettings):
     """The service's settings; each field is one ``QUANTCHECK_*`` variable and one flag."""
 
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, frozen=True, extra="forbid")
+    # An empty variable means "not set", as it did before there was a model, and as a
+    # deployment template that leaves a value blank intends.
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, frozen=True, extra="forbid", env_ignore_empty=True
+    )
 
     # fmt: off
     store_url: str = Field(
@@ -139,6 +143,20 @@ class Settings(BaseSettings):
         # Kafka's own spelling is upper case; a lower-case value means the same.
         return value.strip().upper() if isinstance(value, str) else value
 
+    @field_validator(
+        "delivery",
+        "log_format",
+        "log_level",
+        "scope",
+        "bare_numbers",
+        "citation_mode",
+        mode="before",
+    )
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        # The choices are lower-case words; "TRUE" or "Info" means the same.
+        return value.strip().lower() if isinstance(value, str) else value
+
 
 @dataclass(frozen=True, slots=True)
 class Setting:
@@ -219,7 +237,9 @@ def add_settings(parser: argparse.ArgumentParser, names: Iterable[str]) -> None:
                 help=f"same as {setting.flag} false",
             )
         elif setting.choices:
-            kwargs["choices"] = setting.choices
+            # Named in the help only: the model checks the value, so a flag accepts the
+            # same spellings (any case) as its variable, and says the same when it is wrong.
+            kwargs["metavar"] = "{" + ",".join(setting.choices) + "}"
         parser.add_argument(setting.flag, **kwargs)
 
 
@@ -227,19 +247,46 @@ def load_settings(args: argparse.Namespace, names: Iterable[str]) -> Settings:
     """The settings: the flags of ``names`` given in ``args``, else their environment
     variables, else their defaults. A bad value is a one-line UsageError naming the setting
     and where its value came from."""
-    given = {name: getattr(args, name) for name in names if hasattr(args, name)}
+    wanted = frozenset(names)
+    given = {name: getattr(args, name) for name in wanted if hasattr(args, name)}
     try:
         return Settings(**given)
     except ValidationError as exc:
-        error = exc.errors(include_url=False)[0]
-        name = str(error["loc"][0]) if error["loc"] else ""
-        setting = BY_NAME.get(name)
-        if setting is None:
-            raise UsageError(f"{name}: {error['msg']}") from None
-        source = setting.flag if name in given else setting.env
-        # A password is never repeated back, not even a wrong one.
-        got = "" if setting.secret else f", got {error['input']!r}"
-        raise UsageError(f"{source}: {error['msg'][0].lower()}{error['msg'][1:]}{got}") from None
+        errors = exc.errors(include_url=False)
+    ours = [
+        error
+        for error in errors
+        if _setting_of(error) in wanted or _setting_of(error) not in Settings.model_fields
+    ]
+    if not ours:
+        # Only variables of settings this command does not use are bad (a worker's
+        # QUANTCHECK_PROCESSES seen by ``docs load``): not its concern; they keep their
+        # defaults here, and the command that uses them reports them.
+        defaults: dict[str, Any] = {
+            name: Settings.model_fields[name].default
+            for name in {_setting_of(error) for error in errors}
+        }
+        try:
+            return Settings(**defaults, **given)
+        except ValidationError as exc:
+            ours = exc.errors(include_url=False)
+    raise _usage_error(ours[0], given) from None
+
+
+def _setting_of(error: Any) -> str:
+    return str(error["loc"][0]) if error["loc"] else ""
+
+
+def _usage_error(error: Any, given: Mapping[str, object]) -> UsageError:
+    """One line naming the setting, where its value came from, and what is wrong with it."""
+    name = _setting_of(error)
+    setting = BY_NAME.get(name)
+    if setting is None:
+        return UsageError(f"{name}: {error['msg']}")
+    source = setting.flag if name in given else setting.env
+    # A password is never repeated back, not even a wrong one.
+    got = "" if setting.secret else f", got {error['input']!r}"
+    return UsageError(f"{source}: {error['msg'][0].lower()}{error['msg'][1:]}{got}")
 
 
 def environment_of(settings: Settings, names: Iterable[str]) -> dict[str, str]:

@@ -93,3 +93,48 @@ def test_every_setting_has_help_and_a_flag_of_its_own() -> None:
     for setting in SETTINGS:
         assert setting.help, setting.name
         assert setting.flag.startswith("--")
+
+
+def test_an_empty_variable_means_not_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A deployment template that leaves a value blank gets the default, not an error.
+    for name in ("LOG_CLAIM_TEXT", "BARE_NUMBERS", "BATCH_MAX_RECORDS"):
+        monkeypatch.setenv(f"QUANTCHECK_{name}", "")
+    settings = loaded()
+    assert settings.log_claim_text is False
+    assert settings.bare_numbers is None
+    assert settings.batch_max_records == int(BY_NAME["batch_max_records"].default)
+
+
+@pytest.mark.parametrize(
+    ("argv", "variable"),
+    [(("--delivery", "AT-LEAST-ONCE"), None), ((), " At-Least-Once ")],
+)
+def test_choices_are_read_in_any_case_from_a_flag_or_a_variable(
+    monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...], variable: str | None
+) -> None:
+    if variable is not None:
+        monkeypatch.setenv("QUANTCHECK_DELIVERY", variable)
+    assert loaded(*argv).delivery == "at-least-once"
+
+
+def test_kafka_spellings_are_upper_case_from_a_flag_too() -> None:
+    names = ("sasl_mechanism", "security_protocol")
+    parser = argparse.ArgumentParser()
+    add_settings(parser, names)
+    argv = ["--sasl-mechanism", "scram-sha-256", "--security-protocol", "sasl_ssl"]
+    settings = load_settings(parser.parse_args(argv), names)
+    assert (settings.sasl_mechanism, settings.security_protocol) == ("SCRAM-SHA-256", "SASL_SSL")
+
+
+def test_a_bad_variable_of_a_setting_the_command_does_not_use_is_left_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("QUANTCHECK_PROCESSES", "0")
+    monkeypatch.setenv("QUANTCHECK_BATCH_MAX_RECORDS", "40")
+    settings = loaded()
+    assert settings.batch_max_records == 40
+    assert settings.processes == int(BY_NAME["processes"].default)
+    parser = argparse.ArgumentParser()
+    add_settings(parser, ("processes",))
+    with pytest.raises(UsageError, match=r"^QUANTCHECK_PROCESSES: input should be greater"):
+        load_settings(parser.parse_args([]), ("processes",))

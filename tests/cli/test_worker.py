@@ -97,7 +97,10 @@ def test_the_instance_id_defaults_to_the_host_name(monkeypatch: pytest.MonkeyPat
         (("--security-protocol", "SASL_SSL"), "needs sasl_mechanism"),
         (("--claims-topic", " "), "--claims-topic: string should have at least 1 character"),
         (("--log-claim-text", "maybe"), "--log-claim-text: input should be a valid boolean"),
-        (("--delivery", "maybe"), "invalid choice: 'maybe'"),
+        (
+            ("--delivery", "maybe"),
+            "--delivery: input should be 'exactly-once' or 'at-least-once', got 'maybe'",
+        ),
         (
             ("--static-membership", "true", "--instance-id", "pod 7"),
             "'pod 7' cannot name a static member",

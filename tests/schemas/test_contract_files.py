@@ -105,15 +105,15 @@ def test_check_mode_reports_drift(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_files_sit_in_the_package() -> None:
-    package = resources.files("schemas")
+    package = resources.files("quantcheck.schemas")
     for name in [*rendered_files(), "asyncapi.yaml", "py.typed"]:
         assert package.joinpath(name).is_file(), name
 
 
 def test_contracts_do_not_import_the_worker() -> None:
     code = (
-        "import sys, schemas, schemas.generate; "
-        "sys.exit(any(m == 'worker' or m.startswith('worker.') for m in sys.modules))"
+        "import sys, quantcheck.schemas, quantcheck.schemas.generate; "
+        "sys.exit(any(m.startswith('quantcheck.worker') for m in sys.modules))"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=SCHEMA_DIR.parent)
 

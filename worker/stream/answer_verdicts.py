@@ -74,7 +74,8 @@ def answer_verdict_event(
 
 
 def answer_status(claims: Sequence[ClaimStatus]) -> VerdictStatus:
-    """The answer's status: the worst of its claims' (see :data:`schemas.WORST_FIRST`)."""
+    """The answer's status: the worst of its claims' (see
+    :data:`quantcheck.schemas.WORST_FIRST`)."""
     return worst_status(_statuses(claims))
 
 

@@ -21,7 +21,7 @@ def dead_letter(
     """The dead letter of ``record`` for ``topic``.
 
     Key, value and original headers are copied unchanged and keep their order; the
-    ``quantcheck.*`` headers of :func:`schemas.dead_letter_headers` follow them.
+    ``quantcheck.*`` headers of :func:`quantcheck.schemas.dead_letter_headers` follow them.
     """
     headers = dead_letter_headers(
         record.headers,

@@ -38,7 +38,7 @@ def decode_message(
 
     Values longer than ``max_message_bytes`` are refused as ``oversize`` before any parsing,
     so their cost stays one length check. Every other failure carries the kind
-    :func:`schemas.parse_claims_topic_value` gave it.
+    :func:`quantcheck.schemas.parse_claims_topic_value` gave it.
     """
     if value is not None and len(value) > max_message_bytes:
         return DecodeFailure(
