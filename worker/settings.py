@@ -22,7 +22,7 @@ from pydantic import (
     SecretStr,
     StringConstraints,
     ValidationError,
-    field_validator,
+    model_validator,
 )
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -35,6 +35,14 @@ MIB = 1024 * 1024
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Count = Annotated[int, Field(ge=0)]
 Port = Annotated[int, Field(ge=0, le=65535)]
+
+
+def _literal_values(annotation: object) -> tuple[str, ...]:
+    """The values a ``Literal`` setting (or an optional one) allows; () for any other."""
+    for candidate in (annotation, *get_args(annotation)):
+        if get_origin(candidate) is Literal:
+            return tuple(str(choice) for choice in get_args(candidate))
+    return ()
 
 
 def _flag(flag: str) -> dict[str, Any]:
@@ -137,25 +145,24 @@ class Settings(BaseSettings):
         " but stopped, it holds them for the session timeout")
     # fmt: on
 
-    @field_validator("security_protocol", "sasl_mechanism", mode="before")
+    @model_validator(mode="before")
     @classmethod
-    def _upper(cls, value: object) -> object:
-        # Kafka's own spelling is upper case; a lower-case value means the same.
-        return value.strip().upper() if isinstance(value, str) else value
+    def _spelled_as_a_choice(cls, data: Any) -> Any:
+        # A choice is read in any case, spaces around it ignored: "Info", " sasl_ssl" and
+        # "TRUE" name the choices "info", "SASL_SSL" and "true".
+        if not isinstance(data, dict):
+            return data
+        return {name: _as_choice(cls.model_fields.get(name), value) for name, value in data.items()}
 
-    @field_validator(
-        "delivery",
-        "log_format",
-        "log_level",
-        "scope",
-        "bare_numbers",
-        "citation_mode",
-        mode="before",
-    )
-    @classmethod
-    def _lower(cls, value: object) -> object:
-        # The choices are lower-case words; "TRUE" or "Info" means the same.
-        return value.strip().lower() if isinstance(value, str) else value
+
+def _as_choice(field: FieldInfo | None, value: object) -> object:
+    if field is None or not isinstance(value, str):
+        return value
+    wanted = value.strip().casefold()
+    for choice in _literal_values(field.annotation):
+        if choice.casefold() == wanted:
+            return choice
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,10 +185,8 @@ class Setting:
 
 def _setting(name: str, field: FieldInfo) -> Setting:
     annotation = field.annotation
-    choices: tuple[str, ...] = ()
-    for candidate in (annotation, *get_args(annotation)):
-        if get_origin(candidate) is Literal:
-            choices = tuple(str(choice) for choice in get_args(candidate) if choice)
+    # "" is how an optional choice is left unset, not a choice to offer.
+    choices = tuple(choice for choice in _literal_values(annotation) if choice)
     default = field.default
     if isinstance(default, SecretStr):
         default = default.get_secret_value()
