@@ -27,8 +27,6 @@ from tests.stream.samples import sample_claims
 from tests.stream.workers import (
     WorkerProcess,
     big_producer,
-    free_port,
-    http_get,
     load_handbook,
     make_topics,
     scrape,
@@ -136,16 +134,16 @@ def test_poison_is_dead_lettered_and_the_worker_goes_on(
     bootstrap = kafka_broker.bootstrap
     topics = make_topics(bootstrap, unique_topic)
     store_url = load_handbook(f"sqlite:///{tmp_path / 'store.db'}")
-    port = free_port()
     worker = workers(
         kafka_broker,
         topics,
         store_url,
         group=unique_topic("group"),
         instance="poison-1",
-        extra=("--metrics-port", str(port), "--metrics-bind", "127.0.0.1"),
+        metrics=True,
     )
-    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 60, "the worker to be ready")
+    port = worker.metrics_port
+    worker.wait_ready(60)
 
     template = sample_claims()[0]
     valid = [

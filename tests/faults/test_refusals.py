@@ -30,7 +30,6 @@ from tests.faults.streams import claim_records, numbered_claims, publish, record
 from tests.stream.workers import (
     WorkerProcess,
     connection,
-    free_port,
     http_get,
     load_handbook,
     make_topics,
@@ -123,16 +122,16 @@ def test_a_topic_deleted_under_a_running_worker_ends_it_with_one_clear_line(
     bootstrap = kafka_broker.bootstrap
     topics = make_topics(bootstrap, unique_topic)
     store_url = load_handbook(f"sqlite:///{tmp_path / 'store.db'}")
-    port = free_port()
     worker = workers(
         kafka_broker,
         topics,
         store_url,
         group=unique_topic("group"),
         instance="deleted",
-        extra=("--metrics-port", str(port), "--metrics-bind", "127.0.0.1"),
+        metrics=True,
     )
-    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 60, "the worker to be ready")
+    port = worker.metrics_port
+    worker.wait_ready(60)
     publish(bootstrap, topics.claims, numbered_claims(32, "before"))
     consume_all(bootstrap, topics.verdicts, expected=32, timeout_s=60)
 
@@ -206,14 +205,13 @@ def test_a_dead_letter_topic_the_worker_may_not_write_ends_it_with_one_clear_lin
         admin.close()
     store_url = load_handbook(f"sqlite:///{tmp_path / 'store.db'}")
     worker_user = authorizer_broker.user("worker")
-    port = free_port()
     worker = workers(
         authorizer_broker,
         topics,
         store_url,
         group=group,
         instance="no-dlq",
-        extra=("--metrics-port", str(port), "--metrics-bind", "127.0.0.1"),
+        metrics=True,
         env={
             "QUANTCHECK_SECURITY_PROTOCOL": "SASL_PLAINTEXT",
             "QUANTCHECK_SASL_MECHANISM": "PLAIN",
@@ -221,7 +219,8 @@ def test_a_dead_letter_topic_the_worker_may_not_write_ends_it_with_one_clear_lin
             "QUANTCHECK_SASL_PASSWORD": worker_user["sasl_plain_password"],
         },
     )
-    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 60, "the worker to be ready")
+    port = worker.metrics_port
+    worker.wait_ready(60)
     # A round of the sample claims includes citation failures, which need dead letters.
     produce(bootstrap, topics.claims, claim_records(numbered_claims(32, "acl")), client=admin_user)
     denied_at = time.monotonic()

@@ -23,7 +23,6 @@ from tests.faults.streams import (
 )
 from tests.stream.workers import (
     WorkerProcess,
-    free_port,
     http_get,
     load_handbook,
     make_topics,
@@ -59,7 +58,6 @@ def test_a_store_outage_mid_stream_turns_readiness_off_and_back_and_loses_nothin
     bootstrap = kafka_broker.bootstrap
     topics = make_topics(bootstrap, unique_topic)
     store_url = load_handbook(postgres_database)
-    port = free_port()
     worker = workers(
         kafka_broker,
         topics,
@@ -67,16 +65,11 @@ def test_a_store_outage_mid_stream_turns_readiness_off_and_back_and_loses_nothin
         group=unique_topic("group"),
         instance="store-outage-1",
         # Without the cache every batch reads the store, so none can skip the outage.
-        extra=(
-            "--document-cache-size",
-            "0",
-            "--metrics-port",
-            str(port),
-            "--metrics-bind",
-            "127.0.0.1",
-        ),
+        extra=("--document-cache-size", "0"),
+        metrics=True,
     )
-    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 60, "the worker to be ready")
+    port = worker.metrics_port
+    worker.wait_ready(60)
     trickle = Trickle(bootstrap, topics.claims, "store").start()
     try:
         wait_until(lambda: trickle.published() >= WARM_UP, 60, "claims to flow")
@@ -135,7 +128,6 @@ def test_a_lookup_blocked_by_a_lock_fails_as_a_store_error_and_resumes_on_releas
     bootstrap = kafka_broker.bootstrap
     topics = make_topics(bootstrap, unique_topic)
     store_url = load_handbook(postgres_database)
-    port = free_port()
     worker = workers(
         kafka_broker,
         topics,
@@ -147,13 +139,11 @@ def test_a_lookup_blocked_by_a_lock_fails_as_a_store_error_and_resumes_on_releas
             "0",
             "--store-statement-timeout-ms",
             str(STATEMENT_TIMEOUT_MS),
-            "--metrics-port",
-            str(port),
-            "--metrics-bind",
-            "127.0.0.1",
         ),
+        metrics=True,
     )
-    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 60, "the worker to be ready")
+    port = worker.metrics_port
+    worker.wait_ready(60)
     trickle = Trickle(bootstrap, topics.claims, "lock").start()
     try:
         wait_until(lambda: trickle.published() >= WARM_UP, 60, "claims to flow")

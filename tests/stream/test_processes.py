@@ -25,7 +25,6 @@ from tests.faults.streams import (
 )
 from tests.stream.workers import (
     WorkerProcess,
-    free_port,
     http_get,
     load_handbook,
     make_topics,
@@ -68,16 +67,17 @@ def test_two_processes_verdict_every_claim_once_and_survive_a_killed_child(
     bootstrap = kafka_broker.bootstrap
     topics = make_topics(bootstrap, unique_topic)
     store_url = load_handbook(f"sqlite:///{tmp_path / 'store.db'}")
-    port = free_port()
     supervisor = workers(
         kafka_broker,
         topics,
         store_url,
         group=unique_topic("group"),
         instance="box",
-        extra=("--processes", "2", "--metrics-port", str(port), "--metrics-bind", "127.0.0.1"),
+        extra=("--processes", "2"),
+        metrics=True,
     )
-    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 90, "both children ready")
+    port = supervisor.metrics_port
+    supervisor.wait_ready(90, "both children ready")
     assert sorted(children(supervisor)) == [0, 1]
 
     first = publish(bootstrap, topics.claims, numbered_claims(FIRST, "procs"))
@@ -95,7 +95,7 @@ def test_two_processes_verdict_every_claim_once_and_survive_a_killed_child(
     wait_until(
         lambda: children(supervisor)[killed_slot] != killed_pid, 60, "the killed child restarted"
     )
-    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 90, "both children ready again")
+    supervisor.wait_ready(90, "both children ready again")
 
     second = publish(bootstrap, topics.claims, numbered_claims(SECOND, "procs", start=FIRST))
     with CommittedVerdicts(bootstrap, topics.verdicts) as committed:

@@ -14,7 +14,6 @@ from quantcheck.worker.stream.publish import claim_message
 from tests.stream.samples import CITATION_FAILURES, sample_claims
 from tests.stream.workers import (
     WorkerProcess,
-    free_port,
     http_get,
     load_handbook,
     make_topics,
@@ -56,7 +55,6 @@ def test_a_store_outage_delays_verdicts_and_dead_letters_nothing(
     bootstrap = kafka_broker.bootstrap
     topics = make_topics(bootstrap, unique_topic)
     load_handbook(postgres_database)
-    port = free_port()
     worker = workers(
         kafka_broker,
         topics,
@@ -64,18 +62,13 @@ def test_a_store_outage_delays_verdicts_and_dead_letters_nothing(
         group=unique_topic("group"),
         instance="outage-1",
         # Every batch asks the store, so the outage cannot hide behind the cache.
-        extra=(
-            "--document-cache-size",
-            "0",
-            "--metrics-port",
-            str(port),
-            "--metrics-bind",
-            "127.0.0.1",
-        ),
+        extra=("--document-cache-size", "0"),
+        metrics=True,
     )
+    port = worker.metrics_port
     before = publish(bootstrap, topics.claims, "before")
     consume_all(bootstrap, topics.verdicts, expected=16, timeout_s=60)
-    wait_until(lambda: http_get(port, "/readyz")[0] == 200, 30, "the worker to be ready")
+    worker.wait_ready(30)
 
     postgres_server.stop()
     try:

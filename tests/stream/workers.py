@@ -168,7 +168,11 @@ class WorkerProcess:
         instance: str,
         extra: tuple[str, ...] = (),
         env: Mapping[str, str] | None = None,
+        metrics: bool = False,
     ) -> None:
+        # With ``metrics``, /metrics, /healthz and /readyz on a free local port of its own.
+        self.metrics_port = free_port() if metrics else 0
+        served = ("--metrics-port", str(self.metrics_port), "--metrics-bind", "127.0.0.1")
         self.argv = [
             sys.executable,
             "-m",
@@ -185,12 +189,20 @@ class WorkerProcess:
             instance,
             "--log-format",
             "json",
+            *(served if metrics else ()),
             *extra,
         ]
         # Settings given through the environment, such as a password kept off the argv.
         self.env = dict(env or {})
         self.log_path = log_path
         self.process: subprocess.Popen[bytes] | None = None
+
+    def readiness(self) -> int:
+        """The status /readyz answers (200 ready, 503 not, 0 nothing listening)."""
+        return http_get(self.metrics_port, "/readyz")[0]
+
+    def wait_ready(self, timeout_s: float, what: str = "the worker to be ready") -> None:
+        wait_until(lambda: self.readiness() == 200, timeout_s, what)
 
     def start(self) -> WorkerProcess:
         env = {**os.environ, "PYTHONPATH": str(ROOT), **self.env}
