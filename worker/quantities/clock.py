@@ -41,9 +41,17 @@ def time_of_day(m: re.Match[str], prefix: str) -> ClockTime:
             problem = "not a time of day"
         afternoon = marker.casefold().startswith("p")
         hour = hour % 12 + (12 if afternoon else 0)
-    if hour > 23 or minute > 59 or (second is not None and int(second) > 59):
+    time = clock_text(str(hour), str(minute), second)
+    return ClockTime(time.text, problem or time.problem)
+
+
+def clock_text(hour: str, minute: str, second: str | None) -> ClockTime:
+    """``HH:MM`` (``HH:MM:SS`` with seconds) on the 24-hour clock, with a problem when
+    the parts name no time of day."""
+    problem = None
+    if int(hour) > 23 or int(minute) > 59 or (second is not None and int(second) > 59):
         problem = "not a time of day"
-    text = f"{hour:02d}:{minute:02d}" + ("" if second is None else f":{second}")
+    text = f"{int(hour):02d}:{int(minute):02d}" + ("" if second is None else f":{second}")
     return ClockTime(text, problem)
 
 

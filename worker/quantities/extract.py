@@ -129,12 +129,21 @@ class _Reader:
     # --- dates and periods -------------------------------------------------------------
 
     def _date(self, m: re.Match[str]) -> bool:
-        if m["iso"] is not None:
-            year, month, day = m["iso"].split("-")
-            value = dates.calendar_date(year, month, day)
-        else:
+        if m["ym_y"] is not None:
+            return self._period(m, dates.month_of_year(m["ym_m"], m["ym_y"]))
+        if m["iso"] is None:
             value = dates.calendar_date(m["dmy_y"], dates.month_number(m["dmy_m"]), m["dmy_d"])
-        return self._period(m, value)
+            return self._period(m, value)
+        year, month, day = m["iso"].split("-")
+        if m["iso_h"] is None:
+            return self._period(m, dates.calendar_date(year, month, day))
+        # "2023-11-30 11:00:00": the date, and the time of day as a fact of its own, so no
+        # number of a date-time goes unchecked.
+        self._period(m, dates.calendar_date(year, month, day), end=m.end("iso"))
+        time = clock.clock_text(m["iso_h"], m["iso_m"], m["iso_s"])
+        context = Context(m.start("iso_h"), Relation.EQ, approximate=False, negated=False)
+        self._add(Fact(TIME_OF_DAY, Relation.EQ, time.text), context, m.end(), problem=time.problem)
+        return True
 
     def _month(self, m: re.Match[str]) -> bool:
         if m["mdy_m"] is not None:
@@ -151,6 +160,8 @@ class _Reader:
 
     def _quarter_digit(self, m: re.Match[str]) -> bool:
         number = int(m["pn_n"])
+        if m["pn_k"] == "H" and number > 2:
+            return False  # "3H ago": a year has two halves
         year = m["pn_y"] or (None if m["pn_yy"] is None else dates.full_year(m["pn_yy"]))
         value = dates.quarter(number, year) if m["pn_k"] == "Q" else dates.half(number, year)
         return self._period(m, value)
@@ -184,11 +195,16 @@ class _Reader:
         return self._period(m, dates.year(m["yr"]), relation=relation)
 
     def _period(
-        self, m: re.Match[str], value: dates.DateValue, *, relation: Relation = Relation.EQ
+        self,
+        m: re.Match[str],
+        value: dates.DateValue,
+        *,
+        relation: Relation = Relation.EQ,
+        end: int | None = None,
     ) -> bool:
         context = read_context(self.scan, m.start(), allow_bound=False)
         fact = Fact(value.category, relation, value.text)
-        self._add(fact, context, m.end(), problem=value.problem)
+        self._add(fact, context, m.end() if end is None else end, problem=value.problem)
         if value.problem is not None:
             self.flags.add("invalid_date")
         return True

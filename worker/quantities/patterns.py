@@ -167,7 +167,19 @@ def _tail(name: str) -> str:
     return rf"(?:(?P<{name}>\+|\s++(?i:{_TRAILING}))(?![\w]))?"
 
 
-_MONTH = f"(?:{alternation(phrases.MONTHS)})\\.?"
+# Full month names in any case ("april 14" in lower-cased news text); abbreviations only
+# capitalized, as "mar" or "jan" in lower case are more often something else.
+# Full month names in any case ("april 14" in lower-cased news text). "may" and "march"
+# are also a verb in lower case: they are months only right before a day that ends the
+# phrase ("on may 25,"); abbreviations only capitalized ("mar", "jan" are words too).
+_FULL_MONTHS = [n for n in phrases.MONTHS if len(n) > 4 or n in {"June", "July"}]
+_VERB_MONTHS = ["May", "March"]
+_MONTH = (
+    f"(?:(?i:{alternation(m for m in _FULL_MONTHS if m not in _VERB_MONTHS)})"
+    f"|{alternation([*_VERB_MONTHS, *(m.upper() for m in _VERB_MONTHS)])}"
+    f"|(?:may|march)(?=\\s+\\d{{1,2}}(?:st|nd|rd|th)?(?:[.,;:!?)]|\\s*$|\\s+\\d{{4}}))"
+    f"|{alternation(n for n in phrases.MONTHS if n not in _FULL_MONTHS and n != 'May')})\\.?"
+)
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?(?!\d)"
 _YEAR = r"\d{4}(?![\d])"
 _ORDINAL = f"(?i:{alternation(phrases.ORDINAL_WORDS)})"
@@ -180,11 +192,14 @@ _DATE_AHEAD = rf"\d{{4}}-\d{{2}}-\d{{2}}|{_DAY}\s+(?:of\s+)?{_MONTH}(?![\w])"
 DATE_ALTERNATIVES = (
     # ISO dates, with a time of day as in data ("2024-01-04T00:00", "2024-01-04 06:00Z")
     r"(?<![\w.\-/])(?P<iso>\d{4}-\d{2}-\d{2})"
-    r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w\-/]|\.\d)",
+    r"(?:[T ](?P<iso_h>\d{2}):(?P<iso_m>\d{2})(?::(?P<iso_s>\d{2})(?:\.\d+)?)?"
+    r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w\-/]|\.\d)",
     rf"\b(?P<mdy_m>{_MONTH})\s+(?P<mdy_d>{_DAY})(?![:\w])(?:,?\s+(?P<mdy_y>{_YEAR}))?",
     rf"(?<![\w.])(?P<dmy_d>{_DAY})\s+(?:of\s+)?(?P<dmy_m>{_MONTH})(?![\w])"
     rf"(?:,?\s+(?P<dmy_y>{_YEAR}))?",
     rf"\b(?P<my_m>{_MONTH}),?\s+(?:of\s+)?(?P<my_y>{_YEAR})",
+    # the year first, as spec sheets write it: "2022, May"
+    rf"(?<![\w.])(?P<ym_y>{_YEAR}),\s*+(?P<ym_m>{_MONTH})(?![\w])(?!\s*+\d)",
 )
 
 
@@ -331,7 +346,7 @@ _DIGITLESS_START = (
 
 
 def _master(*, identifiers: bool) -> re.Pattern[str]:
-    iso, mdy, dmy, month_year = DATE_ALTERNATIVES
+    iso, mdy, dmy, month_year, year_month = DATE_ALTERNATIVES
     q_letter, q_digit, q_words, fiscal_year, decade, decade_yy, year_part = PERIOD_ALTERNATIVES
     id_word, id_v, id_name, id_code, id_multi, id_dotted = IDENTIFIER_ALTERNATIVES
     # Each alternative is fronted by a one-character lookahead so that, at most offsets,
@@ -339,8 +354,8 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
     # where two may start at one offset: the more specific reading comes first. Each is
     # a named group, so a match's ``lastgroup`` says which one matched.
     alternatives = [
-        ("a_date", rf"(?=\d)(?:{iso}|{dmy})"),
-        ("a_month", rf"{_first_chars(phrases.MONTHS, fold=False)}(?:{mdy}|{month_year})"),
+        ("a_date", rf"(?=\d)(?:{iso}|{dmy}|{year_month})"),
+        ("a_month", rf"{_first_chars(phrases.MONTHS, fold=True)}(?:{mdy}|{month_year})"),
         ("a_qletter", rf"(?=[QH]){q_letter}"),
         (
             "a_qwords",
