@@ -54,9 +54,11 @@ from quantcheck.schemas.event_types import (
 )
 from quantcheck.schemas.limits import SCHEMA_VERSION
 from quantcheck.schemas.verdict import (
+    DIFFERENCES,
     MATCH_KINDS,
     RELATIONS,
     STATUSES,
+    Difference,
     EvidenceDocument,
     EvidenceMatch,
     FactResult,
@@ -76,6 +78,7 @@ __all__ = [
     "ANSWER_VERDICT_EVENT_TYPE",
     "CLAIM_DECODE_KINDS",
     "DEAD_LETTER_KINDS",
+    "DIFFERENCES",
     "EVENT_TYPE_FIELD",
     "HEADER_ANSWER_ID",
     "HEADER_CHECKER_VERSION",
@@ -104,6 +107,7 @@ __all__ = [
     "DeadLetterHeaderError",
     "DeadLetterInfo",
     "DeadLetterKind",
+    "Difference",
     "EvidenceDocument",
     "EvidenceMatch",
     "FactResult",

@@ -37,10 +37,35 @@ MatchKind = Literal[
     "approximate_match",
     "converted_match",
     "noun_differs",
+    "other_reading",
 ]
 """How a claim fact was found in the evidence."""
 
 MATCH_KINDS: Final[tuple[MatchKind, ...]] = get_args(MatchKind)
+
+Difference = Literal[
+    "other_value",
+    "other_unit",
+    "other_dimension",
+    "other_period",
+    "other_date",
+    "evidence_bound",
+    "claim_bound",
+    "other_bound",
+    "without_unit",
+    "unit_not_claimed",
+    "other_noun",
+    "in_date",
+    "in_code",
+    "other_reading",
+    "unread",
+    "loose_word",
+    "rank",
+    "other_code",
+]
+"""How the evidence holds a claimed number inside a fact that differs from the claim's."""
+
+DIFFERENCES: Final[tuple[Difference, ...]] = get_args(Difference)
 
 Relation = Literal["=", "<", "<=", ">", ">=", ".."]
 """How a fact relates its category to its value; ``..`` is a closed range."""
@@ -105,7 +130,16 @@ class FactResult(BaseModel):
         default=None, description="How the fact was matched; null when it was not."
     )
     evidence: EvidenceMatch | None = Field(
-        default=None, description="The supporting mention; null when the fact was not matched."
+        default=None,
+        description="The supporting mention; for a fact not matched, the evidence mention"
+        " that holds its number in a differing fact (see difference), else null.",
+    )
+    difference: Difference | None = Field(
+        default=None,
+        description="When the evidence holds the claimed number only inside a fact that"
+        " differs from the claim's: how it differs (e.g. other_unit, other_period,"
+        " evidence_bound). Set on a fact not matched for that reason, and on a match of kind"
+        " other_reading, whose difference the check accepts; null otherwise.",
     )
     negation_conflict: bool = Field(
         default=False,
@@ -216,9 +250,11 @@ def dump_verdict(verdict: VerdictEvent) -> bytes:
 
 
 __all__ = [
+    "DIFFERENCES",
     "MATCH_KINDS",
     "RELATIONS",
     "STATUSES",
+    "Difference",
     "EvidenceDocument",
     "EvidenceMatch",
     "FactResult",

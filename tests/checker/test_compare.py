@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from quantcheck.worker.checker.compare import EvidenceIndex, find_support
+from quantcheck.worker.checker.compare import find_support
+from quantcheck.worker.checker.index import EvidenceIndex
 from quantcheck.worker.checker.model import FactCheck, MatchKind
 from quantcheck.worker.quantities.extract import extract
 from quantcheck.worker.quantities.facts import Mention
@@ -65,11 +66,24 @@ def test_better_match_in_a_later_document_wins() -> None:
     assert (check.match_kind, check.evidence_doc_id) == (MatchKind.EXACT, "D2")
 
 
-def test_within_range_point_and_interval() -> None:
+def test_within_range_point_but_not_a_narrower_interval() -> None:
     assert support("2 °C", "2-8 °C").match_kind is MatchKind.WITHIN_RANGE
-    assert support("3-8 °C", "2-8 °C").match_kind is MatchKind.WITHIN_RANGE
+    # A narrower range is not the range the evidence states, nor a wider one.
+    assert not support("3-8 °C", "2-8 °C").matched
     assert not support("1-8 °C", "2-8 °C").matched
-    assert not support("2-9 °C", "2-8 °C").matched
+    assert support("2-8 °C", "between 2 and 8 °C").match_kind is MatchKind.EXACT
+
+
+def test_a_value_inside_an_estimate_is_not_within_it() -> None:
+    assert support("revenue of $47 million", "revenue of $45 million to $50 million").matched
+    check = support("revenue of $47 million", "we expect revenue of $45 million to $50 million")
+    assert not check.matched
+
+
+def test_a_plain_number_inside_a_plain_range_is_not_within_it() -> None:
+    # "123-4567" may be a phone number: its digits support no count between them.
+    assert not support("the 500 items", "call 123-4567").matched
+    assert support("4 loggers", "3-5 loggers").match_kind is MatchKind.WITHIN_RANGE
 
 
 def test_range_claim_needs_range_evidence() -> None:
@@ -133,10 +147,17 @@ def test_a_period_without_a_year_is_held_by_the_same_parts_in_any_year() -> None
     assert not support("on February 29", "February 28, 2025").matched
 
 
-def test_a_date_inside_an_evidence_range_is_within_range() -> None:
-    check = support("on 2026-10-05", "from 2026-10-01 to 2026-10-14")
-    assert check.match_kind is MatchKind.WITHIN_RANGE
+def test_a_date_inside_an_evidence_range_is_not_supported_by_it() -> None:
+    # The range says when something ran, not that the claimed day is the one.
+    assert not support("on 2026-10-05", "from 2026-10-01 to 2026-10-14").matched
     assert not support("on 2026-10-15", "from 2026-10-01 to 2026-10-14").matched
+    assert not support("on 12 March 2004", "in the 2003-04 season").matched
+    # An end of the range is stated, and a claimed period may hold the whole range.
+    check = support("on 2026-10-01", "from 2026-10-01 to 2026-10-14")
+    assert check.match_kind is MatchKind.WITHIN_RANGE
+    assert (
+        support("in October 2026", "from 2026-10-01 to 2026-10-14").match_kind is MatchKind.PERIOD
+    )
 
 
 def test_a_value_stated_for_another_period_is_not_matched() -> None:

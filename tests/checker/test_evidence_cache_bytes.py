@@ -14,8 +14,8 @@ from quantcheck.worker.settings import MIB
 from tests.support.memory import traced_mib
 
 DOCUMENTS = 10
-# Each document's facts take about 1.5 MiB: the bound has room for three, not four.
-SENTENCES = 800
+# Each document's facts take about 1.6 MiB: the bound has room for three, not four.
+SENTENCES = 500
 BOUND_MIB = 6
 
 _MEASURE = """

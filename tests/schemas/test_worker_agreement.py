@@ -5,9 +5,10 @@ The only test module of this package that imports the worker: the contracts must
 
 from __future__ import annotations
 
-from quantcheck.schemas import MATCH_KINDS, RELATIONS, STATUSES
+from quantcheck.schemas import DIFFERENCES, MATCH_KINDS, RELATIONS, STATUSES
 from quantcheck.schemas.limits import MAX_CLAIM_MESSAGE_BYTES
 from quantcheck.worker.checker.model import MatchKind, Status, sha256_text
+from quantcheck.worker.checker.policy import Difference
 from quantcheck.worker.quantities.facts import Relation
 from quantcheck.worker.settings import BY_NAME
 from tests.schemas.samples import EMPTY_SHA256
@@ -19,6 +20,10 @@ def test_statuses_equal_the_checker_statuses_in_gate_order() -> None:
 
 def test_match_kinds_equal_the_checker_match_kinds() -> None:
     assert list(MATCH_KINDS) == [kind.value for kind in MatchKind]
+
+
+def test_differences_equal_the_policy_differences() -> None:
+    assert list(DIFFERENCES) == [difference.value for difference in Difference]
 
 
 def test_relations_equal_the_extractor_relations() -> None:

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from quantcheck.worker.checker import reasons
-from quantcheck.worker.checker.compare import EvidenceIndex, find_support
+from quantcheck.worker.checker.compare import find_support
 from quantcheck.worker.checker.evidence_cache import LruCache
 from quantcheck.worker.checker.gates import citation_failure
+from quantcheck.worker.checker.index import EvidenceIndex
 from quantcheck.worker.checker.model import (
     Claim,
     Document,
@@ -30,7 +31,7 @@ from quantcheck.worker.quantities.facts import Mention
 
 # Bumped whenever the same input could produce a different verdict, so recorded
 # verdicts can be told apart from replays by a newer checker.
-CHECKER_VERSION = "2.0.0"
+CHECKER_VERSION = "3.0.0"
 
 
 class CitationMode(StrEnum):
@@ -111,9 +112,9 @@ class Checker:
         else:
             checks = tuple(find_support(m, indexes) for m in claimed.mentions)
         flags.update(
-            c.match_kind.value
+            (c.match_kind.value if c.difference is None else c.difference.value)
             for c in checks
-            if c.match_kind is not None and c.match_kind is not MatchKind.EXACT
+            if c.matched and c.match_kind is not None and c.match_kind is not MatchKind.EXACT
         )
         missing = [c for c in checks if not c.matched]
         conflicts = [c for c in checks if c.negation_conflict]

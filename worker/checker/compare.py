@@ -1,31 +1,45 @@
-"""Matching one claim fact against the facts of the cited evidence.
+"""Matching one claim fact against the facts of the cited evidence, value first.
 
-A claim fact is supported by an evidence fact of the same category when, in order of
-preference: the signatures are equal (exact); the claimed value or interval lies inside
-an evidence interval (within_range); the claim names a period that holds the evidence's
-date, as "April 2015" holds "April 14, 2015" (period_match); one side came through an
-inexact conversion and both agree at the precision of the less precise literal
-(converted_match); or the claim is hedged ("about 96 percent") and the evidence rounds to
-it at the claim's written precision (approximate_match). Bounds only match the same
-relation and value. A plain number is supported by the same number counting anything. A
-count is supported by a count of its noun; where the evidence counts no such thing, by
-the same number counting something else (noun_differs), since answers name the counted
-thing in their own words ("1,200 people" for "1,200 employees"). A match whose polarity
-differs (one side negated) is kept, but only when no same-polarity match exists, and is
-reported as a negation conflict.
+First, semantics: a claim fact is supported by an evidence fact of the same category
+when, in order of preference: the signatures are equal (exact); the claimed value lies
+inside an evidence interval that states what is allowed or possible (within_range); the
+claim names a period that holds the evidence's date, as "April 2015" holds "April 14,
+2015" (period_match); one side came through an inexact conversion and both agree at the
+precision of the less precise literal (converted_match); or the claim is hedged ("about
+96 percent") and the evidence rounds to it at the claim's written precision
+(approximate_match). Bounds only match the same relation and value. A plain number is
+supported by the same number counting anything. A count is supported by a count of its
+noun; where the evidence counts no such thing, by the same number counting something
+else (noun_differs). A match whose polarity differs (one side negated) is kept, but only
+when no same-polarity match exists, and is reported as a negation conflict.
+
+Then, when nothing supports it, the claim's numbers are looked up as written among every
+number of the evidence (see :mod:`.index`): a number found nowhere is absent; one found
+inside a differing fact is present but different, and :mod:`.policy` decides whether
+that difference still supports the claim.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
+from quantcheck.worker.checker.index import PERIOD, PLAIN, EvidenceIndex, family
 from quantcheck.worker.checker.model import FactCheck, MatchKind
+from quantcheck.worker.checker.policy import CLOSENESS, POLICY, Difference
 from quantcheck.worker.quantities import dates, identifiers
-from quantcheck.worker.quantities.categories import COUNT_PREFIX, IDENTIFIER, NUMBER, TIME_OF_DAY
-from quantcheck.worker.quantities.extract import Extraction
+from quantcheck.worker.quantities.categories import (
+    IDENTIFIER,
+    NUMBER,
+    ORDINAL,
+    SCORE,
+    TIME_OF_DAY,
+    has_unit,
+    same_dimension,
+)
 from quantcheck.worker.quantities.facts import Fact, Mention, Relation
+from quantcheck.worker.quantities.readings import Writing, values_of
 
 _PREFERENCE = {
     MatchKind.EXACT: 0,
@@ -34,68 +48,35 @@ _PREFERENCE = {
     MatchKind.CONVERTED: 3,
     MatchKind.APPROXIMATE: 4,
     MatchKind.NOUN_DIFFERS: 5,
+    MatchKind.OTHER_READING: 6,
 }
-# The evidence facts a plain number may be found among: the same value counting anything.
-_PLAIN = "plain"
-
-
-def _family(category: str) -> str | None:
-    """The wider group a claim fact may be matched in beyond its own category."""
-    if category in dates.PERIOD_CATEGORIES:
-        return "period"
-    if category == NUMBER or category.startswith(COUNT_PREFIX):
-        return _PLAIN
-    return None
+_OTHER_READINGS = frozenset({SCORE, ORDINAL, TIME_OF_DAY})
+# Bounds a value equal to their own satisfies: "at least 5" holds 5, "more than 5" not.
+_INCLUSIVE = frozenset({Relation.GE, Relation.LE})
 
 
 @dataclass(frozen=True, slots=True)
-class EvidenceIndex:
-    """One document's extracted facts, indexed for exact, per-category and per-family
-    lookups."""
+class _Found:
+    """An evidence mention and how it relates to the claim fact."""
 
-    extraction: Extraction
-    by_fact: Mapping[Fact, tuple[Mention, ...]] = field(default_factory=dict)
-    by_category: Mapping[str, tuple[Mention, ...]] = field(default_factory=dict)
-    by_family: Mapping[str, tuple[Mention, ...]] = field(default_factory=dict)
-
-    @classmethod
-    def build(cls, extraction: Extraction, text: str = "") -> EvidenceIndex:
-        """Index the usable facts of an extraction of ``text`` (invalid dates are left out),
-        and the identifiers the text names without their number ("COVID" for COVID-19)."""
-        by_fact: dict[Fact, list[Mention]] = {}
-        by_category: dict[str, list[Mention]] = {}
-        by_family: dict[str, list[Mention]] = {}
-        named = [
-            Mention(Fact(IDENTIFIER, Relation.EQ, value), span, text[span.start : span.end])
-            for value, span in identifiers.aliases_in(text)
-        ]
-        for mention in (*extraction.mentions, *named):
-            if mention.problem is not None:
-                continue
-            category = mention.fact.category
-            by_fact.setdefault(mention.fact, []).append(mention)
-            by_category.setdefault(category, []).append(mention)
-            family = _family(category)
-            if family is not None:
-                by_family.setdefault(family, []).append(mention)
-        return cls(
-            extraction,
-            {k: tuple(v) for k, v in by_fact.items()},
-            {k: tuple(v) for k, v in by_category.items()},
-            {k: tuple(v) for k, v in by_family.items()},
-        )
+    doc_id: str
+    mention: Mention
+    kind: MatchKind | None = None
+    difference: Difference | None = None
 
 
 def find_support(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> FactCheck:
-    """The best evidence match for one claim fact across the given documents."""
+    """The best evidence match for one claim fact across the given documents; failing
+    that, what the evidence holds of its numbers."""
     if claim.problem is not None:
         return FactCheck(claim, matched=False)
     best: tuple[tuple[bool, int], str, Mention, MatchKind] | None = None
-    other_period: Fact | None = None
+    # The first evidence value that matched but for another period.
+    elsewhere: tuple[str, Mention] | None = None
     for doc_id, index in evidence:
         for candidate, kind in _candidates(claim, index):
             if not periods_agree(claim, candidate):
-                other_period = other_period or candidate.period
+                elsewhere = elsewhere or (doc_id, candidate)
                 continue
             rank = (candidate.negated != claim.negated, _PREFERENCE[kind])
             if best is None or rank < best[0]:
@@ -104,26 +85,163 @@ def find_support(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) 
                     break
         if best is not None and best[0] == (False, 0):
             break
-    if best is None:
-        return FactCheck(claim, matched=False, other_period=other_period)
-    (conflict, _), doc_id, candidate, kind = best
+    if best is not None:
+        (conflict, _), doc_id, candidate, kind = best
+        return FactCheck(
+            claim,
+            matched=True,
+            match_kind=kind,
+            evidence_doc_id=doc_id,
+            evidence=candidate,
+            negation_conflict=conflict,
+        )
+    if elsewhere is not None:
+        doc_id, candidate = elsewhere
+        return FactCheck(
+            claim,
+            matched=False,
+            evidence_doc_id=doc_id,
+            evidence=candidate,
+            other_period=candidate.period,
+            difference=Difference.OTHER_PERIOD,
+        )
+    found = _present(claim, evidence)
+    if found is None:
+        return FactCheck(claim, matched=False)
+    assert found.difference is not None
+    if POLICY[found.difference].accepted:
+        return FactCheck(
+            claim,
+            matched=True,
+            match_kind=MatchKind.OTHER_READING,
+            evidence_doc_id=found.doc_id,
+            evidence=found.mention,
+            negation_conflict=found.mention.negated != claim.negated,
+            difference=found.difference,
+        )
     return FactCheck(
         claim,
-        matched=True,
-        match_kind=kind,
-        evidence_doc_id=doc_id,
-        evidence=candidate,
-        negation_conflict=conflict,
+        matched=False,
+        evidence_doc_id=found.doc_id,
+        evidence=found.mention,
+        other_period=found.mention.period if found.difference is Difference.OTHER_PERIOD else None,
+        difference=found.difference,
     )
+
+
+# --- value first: what the evidence holds of a claim's numbers ---------------------------
+
+
+def _present(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _Found | None:
+    """How the evidence holds the claim's numbers when no fact supports it: the closest
+    difference, an accepted one where every number has one; None when some number of the
+    claim is written nowhere in the evidence."""
+    category = claim.fact.category
+    if category == IDENTIFIER:
+        return _code(claim, evidence)
+    if category == TIME_OF_DAY:
+        return None  # its digits as written ("6:00 PM") are not its value (18:00)
+    values = values_of(claim.text)
+    if not values:
+        return None
+    per_value: list[list[_Found]] = []
+    for value in values:
+        found = [
+            _Found(doc_id, occurrence.covering or index.number_at(occurrence), None, how)
+            for doc_id, index in evidence
+            for occurrence in index.by_value.get(value, ())
+            if (how := difference(claim, occurrence.covering, occurrence.writing)) is not None
+        ]
+        if not found:
+            return None
+        per_value.append(found)
+    accepted = [
+        [f for f in found if f.difference is not None and POLICY[f.difference].accepted]
+        for found in per_value
+    ]
+    if all(accepted):
+        return accepted[0][0]
+    every = [f for found in per_value for f in found]
+    order = {d: n for n, d in enumerate(CLOSENESS)}
+    return min(every, key=lambda f: order[f.difference] if f.difference else len(order))
+
+
+def difference(
+    claim: Mention, found: Mention | None, writing: Writing = Writing.DIGITS
+) -> Difference | None:
+    """How an evidence fact holding one of the claim's numbers differs from the claim
+    fact (None when it is the claim fact itself: nothing to report)."""
+    fact = claim.fact
+    if found is None:
+        if writing is Writing.LOOSE and family(fact.category) == PLAIN:
+            return Difference.LOOSE_WORD
+        if writing is Writing.ORDINAL and fact.category == ORDINAL:
+            return Difference.RANK
+        return Difference.UNREAD
+    other = found.fact
+    if fact.category == ORDINAL and (
+        family(other.category) == PLAIN or other.category in (IDENTIFIER, ORDINAL)
+    ):
+        # A rank is its number however the evidence writes it: "No. 4", "grade 9".
+        return Difference.RANK
+    claim_dated = fact.category in dates.PERIOD_CATEGORIES
+    found_dated = other.category in dates.PERIOD_CATEGORIES
+    if claim_dated:
+        return Difference.OTHER_DATE if found_dated else Difference.OTHER_READING
+    if found_dated:
+        return Difference.IN_DATE
+    if other.category == IDENTIFIER:
+        return Difference.IN_CODE
+    if other.category in _OTHER_READINGS or fact.category in _OTHER_READINGS:
+        return Difference.OTHER_READING
+    if other.category == fact.category:
+        if not periods_agree(claim, found):
+            return Difference.OTHER_PERIOD
+        if other.value == fact.value and other.upper == fact.upper:
+            if other.relation is fact.relation:
+                return None
+            if fact.relation is Relation.EQ and other.relation in _INCLUSIVE:
+                return Difference.EVIDENCE_BOUND
+            if other.relation is Relation.EQ and fact.relation in _INCLUSIVE:
+                return Difference.CLAIM_BOUND
+            return Difference.OTHER_BOUND
+        return Difference.OTHER_VALUE
+    claimed_unit, found_unit = has_unit(fact.category), has_unit(other.category)
+    if claimed_unit and not found_unit:
+        return Difference.WITHOUT_UNIT
+    if found_unit and not claimed_unit:
+        return Difference.UNIT_NOT_CLAIMED
+    if not claimed_unit:
+        return Difference.OTHER_NOUN
+    if same_dimension(fact.category, other.category):
+        return Difference.OTHER_UNIT
+    return Difference.OTHER_DIMENSION
+
+
+def _code(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _Found | None:
+    """A claimed identifier whose name the evidence gives with another number ("Tier 1"
+    for "Tier 2"); None when it gives none: the code is absent."""
+    code = str(claim.fact.value)
+    names = tuple(identifiers.names_of(code))
+    for doc_id, index in evidence:
+        named = index.code_names.get(names) if names else None
+        if named is not None:
+            other, span = named
+            found = index.mention_at(span, Fact(IDENTIFIER, Relation.EQ, other))
+            return _Found(doc_id, found, None, Difference.OTHER_CODE)
+    return None
+
+
+# --- semantics: evidence facts that support a claim fact -----------------------------------
 
 
 def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention, MatchKind]]:
     fact = claim.fact
     for mention in index.by_fact.get(fact, ()):
         yield mention, MatchKind.EXACT
-    family = _family(fact.category)
-    if family == "period":
-        periods = index.by_family.get(family, ())
+    group = family(fact.category)
+    if group == PERIOD:
+        periods = index.by_family.get(group, ())
         for mention in periods:
             kind = _period_match(fact, mention.fact)
             if kind is not None:
@@ -135,11 +253,31 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
             if found[0] is not None and found[1] is not None:
                 yield found[0], MatchKind.PERIOD
         if fact.category == dates.YEAR and fact.relation is Relation.EQ:
-            # The same four digits read otherwise in the evidence ("for 2021 remains").
-            year = Decimal(str(fact.value))
-            for mention in index.by_family.get(_PLAIN, ()):
-                if mention.fact.relation is Relation.EQ and mention.fact.value == year:
-                    yield mention, MatchKind.EXACT
+            # The same four digits read otherwise in the evidence ("for 2021 remains",
+            # "COLREGs 1972", a table cell): a year is its digits, unless they belong to
+            # a date, whose year the containment above has already compared.
+            for occurrence in index.by_value.get(Decimal(str(fact.value)), ()):
+                covering = occurrence.covering
+                if covering is None or covering.fact.category not in dates.PERIOD_CATEGORIES:
+                    yield covering or index.number_at(occurrence), MatchKind.EXACT
+        return
+    if fact.category == IDENTIFIER:
+        # The same code, however the evidence's own extraction read it ("Android 13" read
+        # there as a number, "8 MP" as two words).
+        for code in identifiers.readings_of(str(fact.value)):
+            span = index.codes.get(code)
+            if span is not None:
+                yield index.mention_at(span, fact), MatchKind.EXACT
+                break
+        return
+    if fact.category == SCORE:
+        # The same two numbers joined as a score anywhere in the evidence, in either order
+        # ("a 2-1 win" for "Belgium 2-1 Algeria", "a vote of 5-4" for "5 to 4").
+        first, _, second = str(fact.value).partition("-")
+        pair = (int(first), int(second))
+        span = index.scores.get(pair) or index.scores.get(pair[::-1])
+        if span is not None:
+            yield index.mention_at(span, fact), MatchKind.EXACT
         return
     if isinstance(fact.value, str):
         if fact.category == TIME_OF_DAY:
@@ -147,18 +285,27 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
                 if _clock_inside(fact, mention.fact):
                     yield mention, MatchKind.WITHIN_RANGE
         return  # identifiers and scores match exactly or not at all
-    if family != _PLAIN:
+    if group != PLAIN:
         for mention in index.by_category.get(fact.category, ()):
             if mention.fact != fact:
                 kind = _loose_match(claim, mention, fact, mention.fact)
                 if kind is not None:
                     yield mention, kind
         return
+    if fact.relation is Relation.RANGE and _small_whole(fact):
+        # "4-6, 7-6" unitless: two small whole numbers written as a pair, perhaps a score
+        # with no word to say so, matched by the same pair written in the evidence.
+        assert isinstance(fact.value, Decimal)
+        assert isinstance(fact.upper, Decimal)
+        pair = (int(fact.value), int(fact.upper))
+        span = index.scores.get(pair) or index.scores.get(pair[::-1])
+        if span is not None:
+            yield index.mention_at(span, fact), MatchKind.EXACT
     # Evidence that counts the claimed noun settles the count; evidence that does not may
     # still state the number, counting something else ("1,200 people" for "1,200
     # employees"): that match is reported as noun_differs.
     counts_it = fact.category != NUMBER and fact.category in index.by_category
-    for mention in index.by_family.get(_PLAIN, ()):
+    for mention in index.by_family.get(PLAIN, ()):
         other = mention.fact
         if other == fact:
             continue
@@ -168,6 +315,13 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
         kind = _loose_match(claim, mention, fact, other)
         if kind is not None:
             yield mention, kind if same else MatchKind.NOUN_DIFFERS
+
+
+def _small_whole(fact: Fact) -> bool:
+    values = (fact.value, fact.upper)
+    return all(
+        isinstance(v, Decimal) and v == v.to_integral_value() and 0 <= v < 1000 for v in values
+    )
 
 
 def periods_agree(claim: Mention, found: Mention) -> bool:
@@ -181,12 +335,17 @@ def periods_agree(claim: Mention, found: Mention) -> bool:
 
 def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> MatchKind | None:
     if other.relation is Relation.RANGE:
-        if fact.relation is Relation.EQ and _inside(fact.value, other):
-            return MatchKind.WITHIN_RANGE
+        # A value inside a range the evidence states as a limit of what is allowed or
+        # possible ("store between 2 and 8 °C", "3-5 loggers per site"). Not inside an
+        # estimate ("expects $45 million to $50 million"), nor inside a range of plain
+        # numbers (ages, years, a phone number's digits), and a narrower range is never
+        # the range stated.
         if (
-            fact.relation is Relation.RANGE
+            fact.relation is Relation.EQ
+            and fact.category == other.category
+            and fact.category != NUMBER
+            and not evidence.estimate
             and _inside(fact.value, other)
-            and _inside(fact.upper, other)
         ):
             return MatchKind.WITHIN_RANGE
         return None
@@ -208,48 +367,60 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
 def _period_match(claimed: Fact, found: Fact) -> MatchKind | None:
     """Whether the evidence period supports the claimed one: it lies inside the claimed
     period ("2024" holds "March 5, 2024"; "the second quarter" holds "fiscal 2022 second
-    quarter"), or inside an evidence range that holds the claimed period."""
+    quarter"; "2016" holds "May 11-22, 2016"), or the claim names one end of an evidence
+    range ("2017" of "from 2017 to 2019"). A claim more specific than the evidence is
+    not supported by it: "May 19, 2016" is not in "May 11-22, 2016", nor "12 March 2004"
+    in "the 2003-04 season"."""
     if claimed == found:
         return MatchKind.EXACT
-    if claimed.relation is not Relation.EQ and claimed.relation is not Relation.RANGE:
+    # A claimed range states both its ends: it is supported by the same range, or by each
+    # end found on its own (see _candidates), never by a period that lies between them.
+    if claimed.relation is not Relation.EQ:
         return None
-    if found.relation is Relation.RANGE:
-        if _period_within(claimed, found):
-            return MatchKind.WITHIN_RANGE
+    if found.relation is not Relation.EQ and found.relation is not Relation.RANGE:
         return None
-    if found.relation is not Relation.EQ or claimed.relation is Relation.RANGE:
+    if claimed.category == dates.CENTURY and found.category != dates.CENTURY:
+        # Any date of a hundred years is too weak a sign: "a 13th-century nobleman" is
+        # supported by the evidence naming that century, not by a year that falls in it.
         return None
-    claim_extent = dates.extent(claimed.category, str(claimed.value))
-    found_extent = dates.extent(found.category, str(found.value))
+    claim_extent = _extent(claimed)
+    found_extent = _extent(found)
+    if claim_extent is None or found_extent is None:
+        return None
     if not claim_extent.has_year:
-        if found_extent.has_year:
-            year = dates.year_of(found_extent)
-            if year is None:
-                return None
-            placed = dates.in_year(claimed.category, str(claimed.value), year)
-            if placed is None:
-                return None
-            claim_extent = placed
-        elif found.category == claimed.category:
+        if not found_extent.has_year:
             return None  # year-less on both sides: equal values were matched exactly
+        year = dates.year_of(found_extent)
+        if year is None:
+            return None
+        claim_extent = _extent(claimed, year)
+        if claim_extent is None:
+            return None
     elif not found_extent.has_year:
         return None  # "March 5" never supports "March 5, 2024"
     if claim_extent.first <= found_extent.first and found_extent.last <= claim_extent.last:
         return MatchKind.PERIOD
+    if found.relation is Relation.RANGE and found.upper is not None:
+        ends = (_extent(Fact(found.category, Relation.EQ, v)) for v in (found.value, found.upper))
+        if any(end == claim_extent for end in ends):
+            return MatchKind.WITHIN_RANGE
     return None
 
 
-def _period_within(claimed: Fact, found: Fact) -> bool:
-    low = dates.extent(found.category, str(found.value))
-    high = dates.extent(found.category, str(found.upper))
-    if claimed.relation is Relation.RANGE:
-        first = dates.extent(claimed.category, str(claimed.value))
-        last = dates.extent(claimed.category, str(claimed.upper))
-    else:
-        first = last = dates.extent(claimed.category, str(claimed.value))
-    if not (first.has_year and low.has_year):
-        return False
-    return low.first <= first.first and last.last <= high.last
+def _extent(fact: Fact, year: int | None = None) -> dates.Extent | None:
+    """The days a period fact covers (both ends of a range), placed in ``year`` when it
+    names none; None when the day does not exist that year."""
+    ends = [str(fact.value)] if fact.upper is None else [str(fact.value), str(fact.upper)]
+    covered: list[dates.Extent] = []
+    for end in ends:
+        if year is not None and not dates.extent(fact.category, end).has_year:
+            placed = dates.in_year(fact.category, end, year)
+            if placed is None:
+                return None
+            covered.append(placed)
+        else:
+            covered.append(dates.extent(fact.category, end))
+    return dates.Extent(covered[0].first, covered[-1].last, covered[0].has_year)
 
 
 def _clock_inside(claimed: Fact, found: Fact) -> bool:

@@ -6,6 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from quantcheck.worker.checker.policy import Difference
 from quantcheck.worker.quantities.facts import Fact, Mention, SetAside, Span
 
 
@@ -40,6 +41,9 @@ class MatchKind(StrEnum):
     APPROXIMATE = "approximate_match"
     CONVERTED = "converted_match"
     NOUN_DIFFERS = "noun_differs"
+    # The claimed number is in the evidence under a reading that differs in a way the
+    # policy accepts (see :mod:`quantcheck.worker.checker.policy`); the difference says how.
+    OTHER_READING = "other_reading"
 
 
 def sha256_text(text: str) -> str:
@@ -93,6 +97,9 @@ class FactCheck:
     negation_conflict: bool = False
     # When the value is in the evidence only for another period: that period.
     other_period: Fact | None = None
+    # When the claimed number is in the evidence but in a differing fact (``evidence``):
+    # how it differs. Set on an accepted other_reading match and on a fact that failed.
+    difference: Difference | None = None
 
     @property
     def evidence_span(self) -> Span | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from quantcheck.worker.quantities.dates import DECADE, YEAR
+from quantcheck.worker.quantities.dates import DECADE, PERIOD_CATEGORIES, YEAR
 
 NUMBER = "number"
 IDENTIFIER = "identifier"
@@ -16,6 +16,7 @@ SCORE = "score"
 ORDINAL = "ordinal"
 TIME_OF_DAY = "time_of_day"
 COUNT_PREFIX = "count["
+WRITTEN_UNIT_PREFIX = "unit["
 
 
 class Scope(StrEnum):
@@ -31,9 +32,31 @@ def in_units_scope(category: str) -> bool:
     return category not in _BEYOND_UNITS and not category.startswith(COUNT_PREFIX)
 
 
+def written_unit_category(name: str) -> str:
+    """The category of a quantity in a unit no table lists, named as written: ``unit[mah]``."""
+    return f"{WRITTEN_UNIT_PREFIX}{name}]"
+
+
 def count_category(lemma: str) -> str:
     """The category of a count of ``lemma``: ``count[employee]``."""
     return f"{COUNT_PREFIX}{lemma}]"
 
 
 _BEYOND_UNITS = frozenset({NUMBER, IDENTIFIER, SCORE, ORDINAL, YEAR, DECADE})
+
+
+def has_unit(category: str) -> bool:
+    """Whether a category's values carry a unit: not plain numbers, counts, identifiers,
+    scores, ordinals or dates."""
+    return (
+        category not in _BEYOND_UNITS
+        and not category.startswith(COUNT_PREFIX)
+        and category not in PERIOD_CATEGORIES
+        and category != TIME_OF_DAY
+    )
+
+
+def same_dimension(one: str, other: str) -> bool:
+    """Whether two unit categories measure the same kind of thing in different units that
+    are never converted: two currencies, or durations in seconds and in months."""
+    return one.partition("_")[0] == other.partition("_")[0]

@@ -51,7 +51,9 @@ def clock_text(hour: str, minute: str, second: str | None) -> ClockTime:
     problem = None
     if int(hour) > 23 or int(minute) > 59 or (second is not None and int(second) > 59):
         problem = "not a time of day"
-    text = f"{int(hour):02d}:{int(minute):02d}" + ("" if second is None else f":{second}")
+    # Whole minutes print as HH:MM however they were written: "15:30" is "15:30:00".
+    seconds = "" if second is None or int(second) == 0 else f":{int(second):02d}"
+    text = f"{int(hour):02d}:{int(minute):02d}{seconds}"
     return ClockTime(text, problem)
 
 

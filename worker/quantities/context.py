@@ -63,11 +63,23 @@ def read_context(scan: str, start: int, *, allow_bound: bool) -> Context:
     return Context(fact_start, relation, approximate, negated)
 
 
-def after_change_word(scan: str, start: int) -> bool:
+def after_change_word(scan: str, start: int, *, from_written: bool = True) -> bool:
     """Whether a verb of change ("rose", "fell", "cut") shortly precedes ``start`` in its
-    clause: "fell from 5% to 3%" then states two values rather than an interval."""
+    clause: "fell from 5% to 3%" then states two values rather than an interval. "up" and
+    "down" count only when "from" follows them (``from_written``): "sales to be up 2% to
+    4%" is a range."""
     behind, clause_length = _behind(scan, start)
-    return patterns.REVERSED_CHANGE.match(behind, 0, clause_length) is not None
+    found = patterns.REVERSED_CHANGE.match(behind, 0, clause_length)
+    if found is None:
+        return False
+    return from_written or found["word"][::-1].casefold() not in patterns.CHANGE_ADVERBS
+
+
+def estimate_before(scan: str, start: int) -> bool:
+    """Whether a word of forecasting ("expects", "guidance", "projected") stands in the
+    clause before ``start``: a range there is an estimate, not a limit."""
+    behind, clause_length = _behind(scan, start)
+    return patterns.REVERSED_ESTIMATE.search(behind, 0, clause_length) is not None
 
 
 def previous_words(scan: str, start: int, *, count: int) -> list[str]:

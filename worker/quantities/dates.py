@@ -12,7 +12,7 @@ import datetime
 from dataclasses import dataclass
 from functools import lru_cache
 
-from quantcheck.worker.quantities.phrases import DECADE_PARTS, MONTHS, ORDINAL_WORDS
+from quantcheck.worker.quantities.phrases import CENTURY_PARTS, DECADE_PARTS, MONTHS, ORDINAL_WORDS
 
 # The categories whose values are periods of days. Their facts match by containment.
 DATE = "date"
@@ -21,7 +21,8 @@ QUARTER = "date_quarter"
 HALF = "date_half"
 YEAR = "year"
 DECADE = "decade"
-PERIOD_CATEGORIES = frozenset({DATE, MONTH, QUARTER, HALF, YEAR, DECADE})
+CENTURY = "century"
+PERIOD_CATEGORIES = frozenset({DATE, MONTH, QUARTER, HALF, YEAR, DECADE, CENTURY})
 
 # A year-less period is compared inside this year: a leap year, so that --02-29 exists.
 _ANY_YEAR = 2000
@@ -88,6 +89,16 @@ def decade(start: int, part: str | None) -> DateValue:
     return DateValue(DECADE, name if part is None else f"{part} {name}")
 
 
+def century(number: int, part: str | None) -> DateValue:
+    """``century`` as ``19th century``, or ``late 19th century`` for a part of one; the 19th
+    century is read as people write it, the 1800s."""
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    name = f"{number}{suffix} century"
+    return DateValue(CENTURY, name if part is None else f"{part} {name}")
+
+
 def ordinal(word: str) -> int:
     """The number an ordinal ("third", "3rd") names."""
     return ORDINAL_WORDS[word.casefold()]
@@ -115,6 +126,12 @@ def extent(category: str, text: str) -> Extent:
         start = int(name[:-1])
         low, high = DECADE_PARTS[part] if part else (0, 9)
         return _span((start + low, 1, 1), (start + high, 12, 31), has_year=True)
+    if category == CENTURY:
+        words = text.split()
+        part = words[0] if len(words) == 3 else ""
+        start = (int(words[-2][:-2]) - 1) * 100
+        low, high = CENTURY_PARTS[part] if part else (0, 99)
+        return _span((max(start + low, 1), 1, 1), (start + high, 12, 31), has_year=True)
     if category == YEAR:
         value = int(text)
         return _span((value, 1, 1), (value, 12, 31), has_year=True)

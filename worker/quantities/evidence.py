@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 from decimal import Decimal
 
-from quantcheck.worker.quantities import counts, dates, structured, units
+from quantcheck.worker.quantities import counts, datelines, dates, structured, units
 from quantcheck.worker.quantities.categories import NUMBER, Scope, count_category, in_units_scope
 from quantcheck.worker.quantities.extract import Extraction, extract
 from quantcheck.worker.quantities.facts import Fact, Literal, Mention, Relation, Span
@@ -23,9 +23,8 @@ def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
     """Like :func:`extract`, but a JSON document or a CSV or markdown table is read cell
     by cell (see :mod:`quantcheck.worker.quantities.structured`): how evidence is read."""
     table = structured.cells(text)
-    if table is not None:
-        return _read_cells(text, table, scope)
-    return extract(text, scope=scope)
+    read = _read_cells(text, table, scope) if table is not None else extract(text, scope=scope)
+    return replace(read, mentions=tuple(datelines.with_years(read.mentions)))
 
 
 _DATA_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

@@ -15,9 +15,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from quantcheck.worker.quantities import clock, counts, dates, identifiers, patterns, units
+from quantcheck.worker.quantities import (
+    clock,
+    counts,
+    dates,
+    identifiers,
+    patterns,
+    units,
+    written_units,
+)
 from quantcheck.worker.quantities.binding import bind_periods
 from quantcheck.worker.quantities.categories import (
+    COUNT_PREFIX,
     IDENTIFIER,
     NUMBER,
     ORDINAL,
@@ -30,6 +39,7 @@ from quantcheck.worker.quantities.categories import (
 from quantcheck.worker.quantities.context import (
     Context,
     after_change_word,
+    estimate_before,
     previous_words,
     read_context,
 )
@@ -38,19 +48,23 @@ from quantcheck.worker.quantities.facts import Fact, Literal, Mention, Relation,
 from quantcheck.worker.quantities.numbers import Number, UnreadableNumber, parse_number
 from quantcheck.worker.quantities.phrases import (
     FRACTION_WORDS,
+    PLURAL_QUANTIFIERS,
     SCORE_AFTER,
     SCORE_BEFORE,
+    SMALL_NUMBER_WORDS,
     YEAR_DETERMINERS,
     YEAR_WORDS,
 )
 from quantcheck.worker.quantities.text import NormalizedText, normalize
 
 _YEAR_WORDS = frozenset(YEAR_WORDS)
+_DAY_LIST_JOINERS = frozenset({"and", "or", "&"})
 _YEAR_DETERMINERS = frozenset(YEAR_DETERMINERS)
 _SCORE_BEFORE = frozenset(SCORE_BEFORE)
 _SCORE_AFTER = frozenset(SCORE_AFTER)
 _NEXT_WORD = re.compile(r"\s*+([A-Za-z]+)")
 _RANGE_DASH = re.compile(r"\s*[-–—]\s*")
+_SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")
 # What may separate two unreadable numbers that are reported as one: "one" and "and" are
 # number words the sweep does not look for.
 _NUMBER_WORD_GAP = re.compile(r"(?:[\s\-]++|(?i:one|and)\b)*+")
@@ -146,11 +160,29 @@ class _Reader:
         return True
 
     def _month(self, m: re.Match[str]) -> bool:
-        if m["mdy_m"] is not None:
-            value = dates.calendar_date(m["mdy_y"], dates.month_number(m["mdy_m"]), m["mdy_d"])
-        else:
-            value = dates.month_of_year(m["my_m"], m["my_y"])
-        return self._period(m, value)
+        if m["mdy_m"] is None:
+            return self._period(m, dates.month_of_year(m["my_m"], m["my_y"]))
+        month = dates.month_number(m["mdy_m"])
+        value = dates.calendar_date(m["mdy_y"], month, m["mdy_d"])
+        if m["mdy_d2"] is None:
+            return self._period(m, value)
+        second = dates.calendar_date(m["mdy_y"], month, m["mdy_d2"])
+        if m["mdy_join"] in _DAY_LIST_JOINERS:
+            # "January 7th and 8th": two dates of one month.
+            self._period(m, value, end=m.end("mdy_d"))
+            context = read_context(self.scan, m.start("mdy_d2"), allow_bound=False)
+            self._add(
+                Fact(second.category, Relation.EQ, second.text),
+                context,
+                m.end(),
+                problem=second.problem,
+            )
+            return True
+        # "March 6–7": the days from one to the other.
+        context = read_context(self.scan, m.start(), allow_bound=False)
+        fact = Fact(value.category, Relation.RANGE, value.text, second.text)
+        self._add(fact, context, m.end(), problem=value.problem or second.problem)
+        return True
 
     def _quarter_letter(self, m: re.Match[str]) -> bool:
         number = int(m["pq_n"])
@@ -188,6 +220,10 @@ class _Reader:
         tens = int(m["dec_yy"])
         # '00s to '20s are this century's; earlier decades the last one's.
         return self._period(m, dates.decade((2000 if tens <= 20 else 1900) + tens, None))
+
+    def _century(self, m: re.Match[str]) -> bool:
+        part = m["cen_part"]
+        return self._period(m, dates.century(int(m["cen"]), None if part is None else part.lower()))
 
     def _year_part(self, m: re.Match[str]) -> bool:
         side = m["yr_mod"].casefold()
@@ -262,7 +298,8 @@ class _Reader:
         connector = self.scan[m.end(first_group) : m.end()]
         if " to " not in connector.casefold():
             return False
-        return after_change_word(self.scan, m.start())
+        opener = self.scan[m.start() : m.start(first_group)].strip().casefold()
+        return after_change_word(self.scan, m.start(), from_written=opener == "from")
 
     # --- fractions ---------------------------------------------------------------------------
 
@@ -294,7 +331,23 @@ class _Reader:
             return False
         if clock.AMPM_AHEAD.match(self.scan, m.end()):
             return False
+        if written_units.written_unit(self.scan, m.end()) is not None:
+            return False  # "Li-Ion 3340 mAh": the number measures, the name describes
+        if self._score_after_name(m):
+            return False  # "defeat Arsenal 5–4": a team's name before a score
         return self._identifier(m, identifiers.canonical(m["idn"], m["idn_n"]))
+
+    def _score_after_name(self, m: re.Match[str]) -> bool:
+        """Whether the number after a name is the first of two small whole numbers joined
+        by a dash next to a word of winning or losing."""
+        pair = _SCORE_PAIR.match(self.scan, m.start("idn_n"))
+        if pair is None:
+            return False
+        before = previous_words(self.scan, m.start(), count=3)
+        after = _NEXT_WORD.match(self.scan, pair.end())
+        return bool(_SCORE_BEFORE.intersection(before)) or (
+            after is not None and after.group(1).casefold() in _SCORE_AFTER
+        )
 
     def _identifier_dotted(self, m: re.Match[str]) -> bool:
         return self._identifier(m, identifiers.canonical(None, m["iddot"]))
@@ -385,6 +438,11 @@ class _Reader:
             ):
                 self._period(m, dates.year(written))
                 return
+        written_unit = written_units.written_unit(self.scan, end)
+        if written_unit is not None:
+            # "8MP", "196 ppi": a unit no table lists, compared as written.
+            self._single(start, written_unit.end, number, scale, written_unit.unit, tail=tail)
+            return
         if noun is not None:
             unit = units.Unit(name=noun.lemma, category=count_category(noun.lemma))
             self._single(start, noun.end, number, scale, unit, tail=tail)
@@ -401,8 +459,10 @@ class _Reader:
             context = read_context(self.scan, start, allow_bound=False)
             self._add(Fact(SCORE, Relation.EQ, f"{one}-{two}"), context, end)
             return
-        if scale1 == scale2 == 1 and _is_year_like(one) and 1800 <= int(one) <= 2100:
-            upper = two if _is_year_like(two) else _year_continued(one, two)
+        if scale1 == scale2 == 1 and _is_year_like(one) and int(one) <= 2100:
+            # "2019-2021" from 1800 on; "1777-78" (a year and its last two digits) is a
+            # season or span of years in any century.
+            upper = two if _is_year_like(two) and int(one) >= 1800 else _year_continued(one, two)
             if upper is not None and int(upper) > int(one):
                 context = read_context(self.scan, start, allow_bound=False)
                 fact = Fact(dates.YEAR, Relation.RANGE, one, upper)
@@ -483,6 +543,10 @@ class _Reader:
             number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
         )
         relation = context.relation if tail is None else tail
+        if _plural_quantifier(self.scan[start:end], number.value, unit, relation):
+            # "two or more particles", "at least one dose": "several", "some".
+            self._put_aside(context.start, end, "quantifier")
+            return
         fact = Fact(unit.category, relation, base)
         self._add(fact, context, end, exact=exact, literal=literal)
 
@@ -495,7 +559,8 @@ class _Reader:
             low, high = high, low
         context = read_context(self.scan, start, allow_bound=False)
         fact = Fact(unit1.category, Relation.RANGE, low, high)
-        self._add(fact, context, end, exact=low_exact and high_exact)
+        estimate = estimate_before(self.scan, start)
+        self._add(fact, context, end, exact=low_exact and high_exact, estimate=estimate)
 
     def _add(
         self,
@@ -506,6 +571,7 @@ class _Reader:
         exact: bool = True,
         literal: Literal | None = None,
         problem: str | None = None,
+        estimate: bool = False,
     ) -> None:
         start, stop = self.norm.original_span(context.start, end)
         self.mentions.append(
@@ -518,6 +584,7 @@ class _Reader:
                 exact=exact,
                 literal=literal,
                 problem=problem,
+                estimate=estimate,
             )
         )
         self._cover(context.start, end)
@@ -598,6 +665,23 @@ _LONGEST_TOKEN = 64
 _PLAIN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
 
+_QUANTIFIERS = {
+    Relation(relation): {Decimal(SMALL_NUMBER_WORDS[w]): w for w in words}
+    for relation, words in PLURAL_QUANTIFIERS.items()
+}
+
+
+def _plural_quantifier(written: str, value: Decimal, unit: units.Unit, relation: Relation) -> bool:
+    """Whether a count or plain number is "one" or "two" in words under the lower bound of
+    a quantifier: "at least two", "one or more", "more than one"."""
+    if unit.category != NUMBER and not unit.category.startswith(COUNT_PREFIX):
+        return False
+    if any(c.isdigit() for c in written):
+        return False  # "at least 2 users" is written as a number: it is one
+    words = _QUANTIFIERS.get(relation, {})
+    return words.get(value) is not None and words[value] in written.casefold().split()
+
+
 def _token_around(scan: str, start: int, end: int, floor: int, ceiling: int) -> tuple[int, int]:
     """The written token holding the digits at ``[start, end)``, within ``[floor,
     ceiling)``, without trailing punctuation ("42." is "42")."""
@@ -635,6 +719,7 @@ _READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
     "a_decade": _Reader._decade,
     "a_decade_short": _Reader._decade_short,
     "a_year_part": _Reader._year_part,
+    "a_century": _Reader._century,
     "a_clock": _Reader._clock,
     "a_money": _Reader._money,
     "a_half": _Reader._half,

@@ -126,3 +126,6 @@ class Mention:
     # The period the value is stated for ("$3.69 for the third quarter of 2021"): the
     # nearest date-like fact in the same sentence.
     period: Fact | None = None
+    # A range stated as a forecast or estimate ("expects $45 million to $50 million"):
+    # a value inside it is not what the text states.
+    estimate: bool = False

@@ -21,6 +21,9 @@ from quantcheck.worker.quantities.phrases import (
     SMALL_NUMBER_WORDS,
     TENS_WORDS,
 )
+from quantcheck.worker.quantities.text import normalize
+from quantcheck.worker.quantities.written_units import names_written_unit
+from quantcheck.worker.quantities.written_units import unit_like as written_unit_like
 
 # Words that introduce identifiers and mean the same thing, spelled one way.
 _SAME_WORD = {
@@ -28,8 +31,11 @@ _SAME_WORD = {
     "revision": "REV", "rev": "REV", "generation": "GEN", "gen": "GEN", "fig": "FIGURE",
 }  # fmt: skip
 _SEPARATORS = re.compile(r"[\s\-_]+")
+# A word glued after a number by a hyphen that bounds it: "800-plus islands".
+_TRAILING_WORDS = frozenset({"plus"})
 _DIGITS_THEN_LETTERS = re.compile(r"(\d+)([A-Za-z]+)")
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)", re.IGNORECASE)
+_ORDINAL_BEFORE_NOUN = re.compile(r"(\d+)(?:st|nd|rd|th)-[A-Za-z]+", re.IGNORECASE)
 _NOT_NAMES = (
     frozenset(NOT_NAMES)
     | frozenset(MONTHS)
@@ -99,8 +105,9 @@ def is_unit(letters: str) -> bool:
 
 
 def ordinal_of(code: str) -> int | None:
-    """The number of a digit ordinal such as "21st" (None for anything else)."""
-    match = _ORDINAL.fullmatch(code)
+    """The number of a digit ordinal such as "21st", alone or before the noun it ranks
+    ("9th-grade", "3rd-place"); None for anything else."""
+    match = _ORDINAL.fullmatch(code) or _ORDINAL_BEFORE_NOUN.fullmatch(code)
     return None if match is None else int(match.group(1))
 
 
@@ -109,8 +116,8 @@ def measures_something(code: str) -> bool:
     number glued to its unit ("10m", "5GB"), a number, a hyphen and a unit ("60-second"),
     a scale ("50k"), an ordinal ("21st") or a plural ("90s")."""
     first, _, rest = code.partition("-")
-    if first.isdigit() and rest.isalpha():
-        return is_unit(rest)
+    if first.isdigit() and rest.replace("-", "").isalpha():
+        return is_unit(rest) or rest.casefold() in _TRAILING_WORDS or names_written_unit(rest)
     match = _DIGITS_THEN_LETTERS.fullmatch(code)
     if match is None:
         return False
@@ -120,4 +127,62 @@ def measures_something(code: str) -> bool:
         or letters in units.SCALE_LETTERS
         or _ORDINAL.fullmatch(code) is not None
         or letters == "s"
+        or written_unit_like(letters)
     )
+
+
+# A written token ("13", "MIL-STD-810H", "IP68", "1.4µm"), the word before it ("Android
+# 13", "Rule 19") and a short word after it ("8 MP", "1550 mAh"). Only tokens holding a
+# digit are codes; the word before is read backwards from the token on the reversed text.
+_TOKEN = re.compile(r"[A-Za-z0-9#&+_.\-]++")
+_WORD_BEFORE = re.compile(r"[ \t\-]([A-Za-z][A-Za-z\-]{0,30})(?![A-Za-z])")
+_WORD_AFTER = re.compile(r"[ \t]([A-Za-z]{1,5})(?![\w])")
+_LETTERS = re.compile(r"[A-Z]+")
+
+
+def codes_in(text: str) -> dict[str, Span]:
+    """Every code ``text`` can be read as naming, canonical, with the span of its first
+    mention: each token holding a digit alone, with the word before it and with a short
+    word after it. Evidence keeps all these readings, so a claim's "Android 13" or "8MP"
+    is found however the evidence's own extraction read the number."""
+    norm = normalize(text)
+    scan = norm.text
+    reversed_scan = scan[::-1]
+    length = len(scan)
+    found: dict[str, Span] = {}
+    for match in _TOKEN.finditer(scan):
+        start, end = match.span()
+        while end > start and scan[end - 1] in ".-":
+            end -= 1
+        while start < end and scan[start] in ".-":
+            start += 1
+        token = scan[start:end]
+        if not any(c.isdigit() for c in token):
+            continue
+        span = Span(*norm.original_span(start, end))
+        readings = [canonical(None, token)]
+        before = _WORD_BEFORE.match(reversed_scan, length - start)
+        if before is not None:
+            readings.append(canonical(before.group(1)[::-1], token))
+        after = _WORD_AFTER.match(scan, end)
+        if after is not None:
+            readings.append(canonical(None, token + after.group(1)))
+        for reading in readings:
+            found.setdefault(reading, span)
+    return found
+
+
+def names_of(code: str) -> list[str]:
+    """The letter parts of a canonical code: "TIER" of "TIER2", "MAX" of "737MAX8"."""
+    return _LETTERS.findall(code)
+
+
+_PLURAL_CODE = re.compile(r"(?<=\d)S$")
+
+
+def readings_of(code: str) -> tuple[str, ...]:
+    """A claimed code and, for a plural of one ("Su-25s", "2-spheres"), its singular."""
+    singular = _PLURAL_CODE.sub("", code) if not code.endswith("SS") else code
+    if singular == code and code.endswith("S") and len(code) > 3:
+        singular = code[:-1]
+    return (code,) if singular == code else (code, singular)

@@ -164,7 +164,7 @@ _AFTER_UNIT = alternation(phrases.TRAILING_AFTER_UNIT)
 
 def _tail(name: str) -> str:
     """A trailing bound between a number and its unit: "5 or more years", "5+ years"."""
-    return rf"(?:(?P<{name}>\+|\s++(?i:{_TRAILING}))(?![\w]))?"
+    return rf"(?:(?P<{name}>\+|-(?i:plus)|\s++(?i:{_TRAILING}))(?![\w]))?"
 
 
 # Full month names in any case ("april 14" in lower-cased news text); abbreviations only
@@ -177,10 +177,13 @@ _VERB_MONTHS = ["May", "March"]
 _MONTH = (
     f"(?:(?i:{alternation(m for m in _FULL_MONTHS if m not in _VERB_MONTHS)})"
     f"|{alternation([*_VERB_MONTHS, *(m.upper() for m in _VERB_MONTHS)])}"
-    f"|(?:may|march)(?=\\s+\\d{{1,2}}(?:st|nd|rd|th)?(?:[.,;:!?)]|\\s*$|\\s+\\d{{4}}))"
+    f"|(?:may|march)(?=\\s+\\d{{1,2}}(?:st|nd|rd|th)?(?:\\s*[.,;:!?)]|\\s*$|\\s+\\d{{4}}))"
     f"|{alternation(n for n in phrases.MONTHS if n not in _FULL_MONTHS and n != 'May')})\\.?"
 )
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?(?!\d)"
+# A day after another: with its ordinal suffix, or bare where no unit or word follows
+# ("June 19 and 20 percent" is no second day).
+_SECOND_DAY = r"\d{1,2}(?:st|nd|rd|th)(?![\w:])|\d{1,2}(?![\d:])(?!\s*+(?:%|[A-Za-z]))"
 _YEAR = r"\d{4}(?![\d])"
 _ORDINAL = f"(?i:{alternation(phrases.ORDINAL_WORDS)})"
 _FISCAL = r"(?i:fiscal(?:\s+year)?|FY)"
@@ -194,7 +197,10 @@ DATE_ALTERNATIVES = (
     r"(?<![\w.\-/])(?P<iso>\d{4}-\d{2}-\d{2})"
     r"(?:[T ](?P<iso_h>\d{2}):(?P<iso_m>\d{2})(?::(?P<iso_s>\d{2})(?:\.\d+)?)?"
     r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w\-/]|\.\d)",
-    rf"\b(?P<mdy_m>{_MONTH})\s+(?P<mdy_d>{_DAY})(?![:\w])(?:,?\s+(?P<mdy_y>{_YEAR}))?",
+    rf"\b(?P<mdy_m>{_MONTH})\s+(?P<mdy_d>{_DAY})(?![:\w])"
+    # a second day of the same month: "January 7th and 8th", "March 6–7", "June 19 and 20"
+    rf"(?:\s*+(?P<mdy_join>and|or|&|[-–—]|to|through)\s*+(?P<mdy_d2>{_SECOND_DAY}))?"
+    rf"(?:,?\s+(?P<mdy_y>{_YEAR}))?",
     rf"(?<![\w.])(?P<dmy_d>{_DAY})\s+(?:of\s+)?(?P<dmy_m>{_MONTH})(?![\w])"
     rf"(?:,?\s+(?P<dmy_y>{_YEAR}))?",
     rf"\b(?P<my_m>{_MONTH}),?\s+(?:of\s+)?(?P<my_y>{_YEAR})",
@@ -217,16 +223,20 @@ def _period_year_after(p: str) -> str:
 
 PERIOD_ALTERNATIVES = (
     rf"\b(?P<pq_k>Q(?=[1-4])|H(?=[12]))(?P<pq_n>\d)(?![\w]){_period_year_after('pq')}",
-    rf"(?<![\w.])(?P<pn_n>[1-4])(?P<pn_k>Q|H)(?:['’]?(?P<pn_yy>\d{{2}})(?!\d)|\s*+(?P<pn_y>{_YEAR}))?"
-    rf"(?![\w])",
+    # "3Q", "4Q20", "1H 2024"; a digit and H alone is no half ("1H NMR", "3H ago")
+    rf"(?<![\w.])(?P<pn_n>[1-4])(?P<pn_k>Q|H)(?:['’]?(?P<pn_yy>\d{{2}})(?!\d)|\s*+(?P<pn_y>{_YEAR})"
+    rf"|(?<=Q))(?![\w])",
     rf"(?:(?:{_FISCAL}\s*+)?(?P<pw_pre>{_YEAR})\s++)?\b(?P<pw_n>{_ORDINAL})"
     rf"[-\s]++(?P<pw_k>(?i:quarter|half))\b{_period_year_after('pw')}",
     rf"\b(?P<fy_k>{_FISCAL})\s*+['’]?(?P<fy_y>\d{{4}}|\d{{2}})(?![\w])",
     # decades: "the 1990s", "the late 1970s", "mid-1990s", "'90s"
-    r"(?:\b(?P<dec_part>(?i:early|mid|late))[-\s]++)?(?P<dec>\d{3}0)s\b",
+    r"(?:\b(?P<dec_part>(?i:early|mid|late))[-\s]++)?(?P<dec>\d{3}0)['’]?s\b",
     r"(?:(?<![\w])['’]|(?<=\bthe\s))(?P<dec_yy>\d0)s\b",
     # a year with a part or a side: "mid-2020", "early 2021", "pre-2020", "post-2019"
     rf"\b(?P<yr_mod>(?i:early|mid|late|pre|post))[-\s]++(?P<yr>{_YEAR})",
+    # centuries: "the 19th century", "early 20th-century", "the mid-1900s" is a decade
+    r"(?:\b(?P<cen_part>(?i:early|mid|late))[-\s]++)?(?<![\w.])(?P<cen>\d{1,2})(?i:st|nd|rd|th)"
+    r"[-\s]++(?i:century|centuries)\b",
 )
 
 _AMPM = r"(?:[ap]\.?\s?m\.|[ap]m|[AP]\.?\s?M\.|[AP]M)(?![A-Za-z])"
@@ -347,7 +357,9 @@ _DIGITLESS_START = (
 
 def _master(*, identifiers: bool) -> re.Pattern[str]:
     iso, mdy, dmy, month_year, year_month = DATE_ALTERNATIVES
-    q_letter, q_digit, q_words, fiscal_year, decade, decade_yy, year_part = PERIOD_ALTERNATIVES
+    q_letter, q_digit, q_words, fiscal_year, decade, decade_yy, year_part, century = (
+        PERIOD_ALTERNATIVES
+    )
     id_word, id_v, id_name, id_code, id_multi, id_dotted = IDENTIFIER_ALTERNATIVES
     # Each alternative is fronted by a one-character lookahead so that, at most offsets,
     # the engine rejects it with a single test instead of entering it. Order matters
@@ -366,6 +378,7 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
         ("a_decade", rf"(?=[\deEmMlL]){decade}"),
         ("a_decade_short", rf"(?=['’\d]){decade_yy}"),
         ("a_year_part", rf"(?=[eEmMlLpP]){year_part}"),
+        ("a_century", rf"(?=[\deEmMlL]){century}"),
         ("a_clock", rf"(?=[\dnNmMfFbB]){CLOCK}"),
         ("a_money", rf"{_first_chars(units.CURRENCY_PREFIXES, fold=False)}{MONEY}"),
         ("a_half", rf"{_first_chars(phrases.FRACTION_WORDS, fold=True)}{HALF}"),
@@ -421,6 +434,7 @@ BOUND_OF: dict[str, Relation] = {
 }
 TRAILING_OF: dict[str, Relation] = {
     "+": Relation.GE,
+    "-plus": Relation.GE,
     **{
         _phrase_key(phrase): relation
         for table in (phrases.TRAILING_BOUNDS, phrases.TRAILING_AFTER_UNIT)
@@ -475,7 +489,13 @@ REVERSED_CLAUSE_BREAK = re.compile(
 # A verb of change shortly before "from X to Y": the two ends are values, not an interval.
 _REVERSED_CHANGE_WORDS = alternation(w[::-1] for w in phrases.CHANGE_WORDS)
 REVERSED_CHANGE = re.compile(
-    rf"^(?:\s*+[\w%$.,'’-]++){{0,6}}?\s*+(?<![A-Za-z])(?:{_REVERSED_CHANGE_WORDS})(?![A-Za-z])",
+    rf"^(?:\s*+[\w%$.,'’-]++){{0,6}}?\s*+(?<![A-Za-z])(?P<word>{_REVERSED_CHANGE_WORDS})"
+    r"(?![A-Za-z])",
+    re.IGNORECASE,
+)
+CHANGE_ADVERBS = frozenset(phrases.CHANGE_ADVERBS)
+REVERSED_ESTIMATE = re.compile(
+    rf"(?<![A-Za-z])(?:{alternation(w[::-1] for w in phrases.ESTIMATE_WORDS)})(?![A-Za-z])",
     re.IGNORECASE,
 )
 LIST_MARKER_AFTER = re.compile(r"[.)]\s")

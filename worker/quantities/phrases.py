@@ -13,7 +13,10 @@ from quantcheck.worker.quantities.facts import Relation
 
 # Bound phrases written before the number.
 BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
-    Relation.LT: ("below", "under", "less than", "fewer than", "lower than", "<"),
+    Relation.LT: (
+        "below", "under", "less than", "fewer than", "lower than", "shorter than",
+        "younger than", "smaller than", "lighter than", "earlier than", "<",
+    ),
     Relation.LE: (
         "at most", "at the most", "no more than", "not more than", "up to", "a maximum of",
         "maximum of", "maximum", "max", "not exceed", "not exceeding", "never exceed",
@@ -22,6 +25,8 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
     ),
     Relation.GT: (
         "above", "over", "more than", "greater than", "higher than", "larger than",
+        "longer than", "older than", "bigger than", "heavier than", "taller than",
+        "wider than", "later than", "beyond",
         "exceeds", "exceeding", "exceed", "exceeded", "surpass", "surpasses", "surpassed",
         "surpassing", "in excess of", "north of", "upwards of", "tops", "topped", "topping",
         ">",
@@ -39,6 +44,7 @@ TRAILING_BOUNDS: dict[str, Relation] = {
     "or higher": Relation.GE, "or above": Relation.GE, "or over": Relation.GE,
     "or longer": Relation.GE, "and up": Relation.GE, "and above": Relation.GE,
     "and over": Relation.GE, "and more": Relation.GE,
+    "plus": Relation.GE,
     "or less": Relation.LE, "or fewer": Relation.LE, "or lower": Relation.LE,
     "or below": Relation.LE, "or under": Relation.LE, "or shorter": Relation.LE,
 }
@@ -82,6 +88,22 @@ CHANGE_WORDS: tuple[str, ...] = (
     "changed", "change", "changes", "upgraded", "downgraded", "revised", "up", "down",
     "soared", "plunged", "tumbled", "dipped", "edged", "ticked", "shifted", "postponed",
     "delayed", "rescheduled", "pushed", "extended", "brought", "moved",
+)
+
+# Of the words above, those that state a change only before "from": "sales to be up 2%
+# to 4%" is a range of growth, "up from 2% to 4%" two values.
+CHANGE_ADVERBS: tuple[str, ...] = ("up", "down")
+
+# Words before a range that make it an estimate rather than a limit: a value inside
+# "guidance of $45 million to $50 million" is not what the evidence states, while one
+# inside "store between 2 and 8 °C" is.
+ESTIMATE_WORDS: tuple[str, ...] = (
+    "expect", "expects", "expected", "expecting", "expectation", "expectations",
+    "guidance", "guide", "guides", "guided", "project", "projects", "projected",
+    "projection", "projections", "forecast", "forecasts", "forecasted", "estimate",
+    "estimates", "estimated", "anticipate", "anticipates", "anticipated", "outlook",
+    "target", "targets", "targeted", "predict", "predicts", "predicted", "sees", "see",
+    "plan", "plans", "planned", "aim", "aims", "budget", "budgeted", "likely",
 )
 
 # A number right after one of these words names something rather than measuring it.
@@ -161,6 +183,13 @@ FUNCTION_WORDS: frozenset[str] = frozenset((
     "year", "years", "each", "apiece", "total", "combined", "altogether", "overall",
 ))
 
+# "at least one", "two or more": quantifiers that say "some" or "several", not a count;
+# written in words with these bounds, such a number is set aside.
+PLURAL_QUANTIFIERS: dict[str, tuple[str, ...]] = {
+    ">=": ("one", "two"),
+    ">": ("one",),
+}
+
 # Words before or after "<n>-<m>" that make it a score rather than a range.
 SCORE_BEFORE: tuple[str, ...] = (
     "won", "win", "wins", "winning", "beat", "beats", "beating", "defeated", "defeat",
@@ -172,6 +201,36 @@ SCORE_AFTER: tuple[str, ...] = (
     "scoreline", "vote", "margin", "advantage", "deficit", "aggregate", "thrashing",
     "rout", "home", "away",
 )
+
+# Units no table lists, spelled out, and the symbol they are compared as (see
+# written_units): "13 megapixels" is "13MP", "270 pixels per inch" is "270 ppi".
+WRITTEN_UNIT_SYNONYMS: dict[str, str] = {
+    "megapixel": "mp", "megapixels": "mp", "mega pixels": "mp", "pixels per inch": "ppi",
+    "pixel per inch": "ppi", "frames per second": "fps", "frame per second": "fps",
+    "dots per inch": "dpi", "revolutions per minute": "rpm", "beats per minute": "bpm",
+    "milliamp hours": "mah", "milliamp-hours": "mah", "milliampere-hours": "mah",
+    "milliamp hour": "mah", "hectopascals": "hpa", "hectopascal": "hpa",
+    "kilocalories": "kcal", "kilocalorie": "kcal", "calories": "kcal",
+    "parts per million": "ppm", "megabits per second": "mbps", "nit": "nit",
+}
+# Unit symbols the conversion tables do not list that are units however they are cased
+# and although a dictionary may hold the letters as a word ("Ah", "MP", "lux"). Other
+# capitals after a number name a thing ("Adreno 130 GPU", "8VC"); other lower- and
+# mixed-case letters no dictionary holds ("hPa", "kcal") are units too.
+WRITTEN_UNIT_SYMBOLS: frozenset[str] = frozenset((
+    "mp", "hp", "ppi", "fps", "dpi", "rpm", "bpm", "mah", "wh", "kcal", "ppm", "ppb", "iu",
+    "mbps", "kbps", "gbps", "tbps", "gsm", "mmhg", "nm", "μm", "µm", "hpa", "lm", "lux",
+    "db", "dba", "cc", "mpg", "sqft", "rms", "vac", "vdc", "kva", "ah",
+))
+# Letters after a number that are no unit although no dictionary holds them: ordinal
+# suffixes, abbreviations of words, eras, countries.
+NOT_WRITTEN_UNITS: frozenset[str] = frozenset((
+    "st", "nd", "rd", "th", "vs", "et", "al", "eg", "ie", "nos", "oh", "ok", "mr", "mrs",
+    "dr", "jr", "sr", "tv", "uk", "us", "usa", "eu", "un", "co", "inc", "ltd", "yo", "bc",
+    "ad", "bce", "ce", "etc", "aka", "cf", "ca", "approx", "est", "vol", "pp", "ed", "eds",
+))
+# The markers of the 12-hour clock, which follow a number but are no unit.
+CLOCK_MARKERS: frozenset[str] = frozenset(("am", "pm", "a.m", "p.m"))
 
 # Times of day written as words, and the markers of the 12-hour clock.
 CLOCK_WORDS: dict[str, str] = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
@@ -195,6 +254,22 @@ MULTIPLIER_WORDS: dict[str, int] = {
     "dozen": 12, "hundred": 100, "thousand": 1000, "million": 1000000, "billion": 1000000000,
 }
 
+# Words that name a number only loosely, read as numbers in evidence alone: evidence keeps
+# every plausible reading of its numbers ("a pair of entangled particles" supports "two
+# particles"), while a claim's "one" or "second" commits to nothing.
+EVIDENCE_NUMBER_WORDS: dict[str, str] = {
+    "one": "1", "single": "1", "once": "1", "a pair": "2", "pair": "2", "a couple": "2",
+    "couple": "2", "both": "2", "twice": "2", "double": "2", "doubled": "2", "twofold": "2",
+    "thrice": "3", "triple": "3", "tripled": "3", "threefold": "3", "quadruple": "4",
+    "half": "0.5", "a dozen": "12",
+}
+# Ordinal words, which evidence may write for a claim's "4th".
+ORDINAL_NUMBER_WORDS: dict[str, str] = {
+    "first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+    "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10", "eleventh": "11",
+    "twelfth": "12",
+}
+
 # "half an hour", "half a day", "a quarter of an hour": a fraction word before a unit.
 FRACTION_WORDS: dict[str, str] = {"half": "0.5", "quarter": "0.25"}
 
@@ -213,4 +288,7 @@ ORDINAL_WORDS: dict[str, int] = {
 
 # The years of a decade that "early", "mid" and "late" name.
 DECADE_PARTS: dict[str, tuple[int, int]] = {"early": (0, 3), "mid": (4, 6), "late": (7, 9)}
+# The years of a century that "early", "mid" and "late" name: "the late 19th century" is
+# 1867-1899.
+CENTURY_PARTS: dict[str, tuple[int, int]] = {"early": (0, 33), "mid": (34, 66), "late": (67, 99)}
 # fmt: on
