@@ -1,0 +1,165 @@
+"""One tokenizer for JSON and Python literals, keeping each token's span.
+
+A Python literal is what an LLM prompt holds when a dict is pasted in: single-quoted
+strings, ``True``/``False``/``None``, tuples, trailing commas. Tokens are found by one
+anchored pattern moving forward through the text (never slicing the rest of it), the
+nesting is tracked on an explicit stack with a depth limit, and the result is validated
+by ``json.loads``: the document itself when it is JSON, else its JSON skeleton (every
+string replaced by ``""``, every constant by its JSON spelling, tuples by arrays), so
+that a Python literal is checked by a real parser in linear time and memory without
+``eval`` or ``ast.literal_eval`` on the whole document.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from array import array
+from dataclasses import dataclass
+
+# Deeper nesting is not data anyone writes by hand; such a document is read as prose.
+MAX_DEPTH = 200
+
+STRING = 1
+NUMBER = 2
+CONSTANT = 3
+OPEN_OBJECT = 4
+OPEN_ARRAY = 5
+CLOSE = 6
+COLON = 7
+COMMA = 8
+# Added to a scalar's kind when it stands where an object expects a key.
+KEY = 16
+
+_TOKEN = re.compile(
+    r"[ \t\r\n\f]*+(?:"
+    r'(?P<dq>"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")'
+    r"|(?P<sq>'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+')"
+    r"|(?P<num>-?\d++(?:\.\d++)?(?:[eE][+-]?\d++)?)"
+    r"|(?P<const>true|false|null|True|False|None)"
+    r"|(?P<punct>[{}\[\]():,]))"
+)
+_TRAILING_SPACE = re.compile(r"[ \t\r\n\f]*+\Z")
+_PUNCT_KINDS = {
+    "{": OPEN_OBJECT,
+    "[": OPEN_ARRAY,
+    "(": OPEN_ARRAY,
+    "}": CLOSE,
+    "]": CLOSE,
+    ")": CLOSE,
+    ":": COLON,
+    ",": COMMA,
+}
+_CLOSERS = {"{": "}", "[": "]", "(": ")"}
+_JSON_CONSTANTS = {"True": "true", "False": "false", "None": "null"}
+_SKELETON = {OPEN_OBJECT: "{", OPEN_ARRAY: "[", COLON: ":", COMMA: ","}
+_NOT_READABLE = (ValueError, SyntaxError, RecursionError, MemoryError)
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """The tokens of one literal document: parallel arrays of kind, start and end (far
+    smaller than a list of tuples for a two-megabyte document), and whether the document
+    is JSON (its strings then use JSON's escapes, else Python's)."""
+
+    text: str
+    kinds: bytearray
+    starts: array[int]
+    ends: array[int]
+    is_json: bool
+
+    def decoded(self, index: int) -> str:
+        """The value of a string token (or the text of any other scalar)."""
+        start, end = self.starts[index], self.ends[index]
+        if self.kinds[index] & ~KEY != STRING:
+            return self.text[start:end]
+        inner = self.text[start + 1 : end - 1]
+        if "\\" not in inner:
+            return inner
+        written = self.text[start:end]
+        try:
+            value = json.loads(written) if self.is_json else ast.literal_eval(written)
+        except _NOT_READABLE:
+            return inner
+        return value if isinstance(value, str) else inner
+
+
+def tokenize(text: str) -> Tokens | None:
+    """The tokens of ``text`` when the whole of it is one JSON or Python literal
+    (an object, array or tuple); None when it is not, or nests deeper than MAX_DEPTH."""
+    kinds = bytearray()
+    starts = array("q")
+    ends = array("q")
+    openers: list[str] = []
+    # Per open object: whether the next scalar is a key.
+    expect_key: list[bool] = []
+    match_token = _TOKEN.match
+    position = 0
+    while (match := match_token(text, position)) is not None:
+        position = match.end()
+        group = match.lastgroup
+        assert group is not None
+        start, end = match.span(group)
+        if group == "punct":
+            char = text[start]
+            kind = _PUNCT_KINDS[char]
+            if kind in (OPEN_OBJECT, OPEN_ARRAY):
+                if (not openers and kinds) or len(openers) >= MAX_DEPTH:
+                    return None  # a second root value, or nesting too deep
+                openers.append(char)
+                expect_key.append(kind == OPEN_OBJECT)
+            elif kind == CLOSE:
+                if not openers or _CLOSERS[openers.pop()] != char:
+                    return None
+                expect_key.pop()
+            elif kind == COMMA and openers and openers[-1] == "{":
+                expect_key[-1] = True
+            elif kind == COLON and expect_key:
+                expect_key[-1] = False
+        else:
+            if not openers:
+                return None  # a scalar outside the root container
+            kind = {"dq": STRING, "sq": STRING, "num": NUMBER, "const": CONSTANT}[group]
+            if openers[-1] == "{" and expect_key[-1]:
+                kind |= KEY
+        kinds.append(kind)
+        starts.append(start)
+        ends.append(end)
+    if openers or not kinds or _TRAILING_SPACE.match(text, position) is None:
+        return None
+    tokens = Tokens(text, kinds, starts, ends, is_json=False)
+    if _parses(text):
+        return Tokens(text, kinds, starts, ends, is_json=True)
+    return tokens if _parses(_skeleton(tokens)) else None
+
+
+def _parses(text: str) -> bool:
+    try:
+        json.loads(text)
+    except _NOT_READABLE:
+        return False
+    return True
+
+
+def _skeleton(tokens: Tokens) -> str:
+    """The document in JSON with every string emptied: what json.loads can check for a
+    Python literal. A key of another type becomes a string key; a trailing comma is
+    dropped, as Python allows it and JSON does not."""
+    pieces: list[str] = []
+    text = tokens.text
+    for index, kind in enumerate(tokens.kinds):
+        if kind & KEY or kind == STRING:
+            pieces.append('""')
+        elif kind == NUMBER:
+            pieces.append(text[tokens.starts[index] : tokens.ends[index]])
+        elif kind == CONSTANT:
+            written = text[tokens.starts[index] : tokens.ends[index]]
+            pieces.append(_JSON_CONSTANTS.get(written, written))
+        elif kind == CLOSE:
+            if pieces and pieces[-1] == ",":
+                pieces.pop()
+            pieces.append("}" if text[tokens.starts[index]] == "}" else "]")
+        else:
+            pieces.append(_SKELETON[kind])
+    return "".join(pieces)
