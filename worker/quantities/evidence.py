@@ -69,15 +69,16 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
     map or its key, each text cell is read as prose, and each number is stated for the
     date of its own record."""
     flags: set[str] = set()
-    read: list[tuple[structured.Cell, list[Mention], bool]] = []
+    read: list[tuple[structured.Cell, list[Mention]] | tuple[structured.Cell, str]] = []
     dated: dict[int, Fact] = {}
+    # Data repeats its texts ("light rain", "Available") and its keys: each is read once.
     read_texts: dict[str, Extraction] = {}
+    key_units: dict[tuple[str, str | None], units.Unit] = {}
     for cell in table:
         written = text[cell.start : cell.end]
-        if _DATA_NUMBER.fullmatch(written):
-            read.append((cell, [_data_value(cell, written)], True))
+        if _DATA_NUMBER.fullmatch(written) and not _names_a_date(cell.key):
+            read.append((cell, written))
             continue
-        # Data repeats its texts ("light rain", "Available"): each is read once.
         found = read_texts.get(written)
         if found is None:
             found = read_texts[written] = extract(written, scope=scope)
@@ -89,27 +90,48 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
         for mention in moved:
             if mention.fact.category in dates.PERIOD_CATEGORIES:
                 dated.setdefault(cell.record, mention.fact)
-        read.append((cell, moved, False))
+        read.append((cell, moved))
     mentions: list[Mention] = []
-    for cell, found_here, is_value in read:
-        period = dated.get(cell.record) if is_value else None
-        mentions.extend(m if period is None else replace(m, period=period) for m in found_here)
+    for cell, found_here in read:
+        if isinstance(found_here, str):
+            signature = (cell.key, cell.unit)
+            if signature not in key_units:
+                key_units[signature] = _unit_of_key(cell)
+            period = dated.get(cell.record)
+            mentions.append(_data_value(cell, found_here, key_units[signature], period))
+        else:
+            mentions += found_here
     if scope is Scope.UNITS:
         mentions = [m for m in mentions if in_units_scope(m.fact.category)]
     return Extraction(tuple(mentions), tuple(sorted(flags)))
 
 
-def _data_value(cell: structured.Cell, written: str) -> Mention:
-    """A number in data, in the unit its document states for its key."""
+def _names_a_date(key: str) -> bool:
+    """Whether a key names when its record is ("date", "Year", "fiscal_year"): a number
+    under it is a year, read as prose reads one, and dates the values of its record."""
+    words = {word.casefold() for word in _KEY_WORDS.findall(key)}
+    return not words.isdisjoint(_DATE_KEY_WORDS) and words <= _DATE_KEY_WORDS | _DATE_QUALIFIERS
+
+
+_DATE_KEY_WORDS = frozenset({"date", "year"})
+_DATE_QUALIFIERS = frozenset({"fiscal", "calendar"})
+
+
+def _data_value(
+    cell: structured.Cell, written: str, unit: units.Unit, period: Fact | None
+) -> Mention:
+    """A number in data, in the unit its document states for its key, stated for the
+    date of its record."""
     number = parse_number(written)
-    unit = _unit_of_key(cell)
     scale = cell.scale if _is_amount(unit.category) else Decimal(1)
     base, exact = units.to_base(number.value, scale, unit)
     literal = Literal(
         number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
     )
     fact = Fact(unit.category, Relation.EQ, base)
-    return Mention(fact, Span(cell.start, cell.end), written, exact=exact, literal=literal)
+    return Mention(
+        fact, Span(cell.start, cell.end), written, exact=exact, literal=literal, period=period
+    )
 
 
 def _is_amount(category: str) -> bool:

@@ -58,8 +58,12 @@ def stated(text: str) -> Statement | None:
             return found
     match = _IN_SCALE.search(text)
     if match is None:
-        # A text that is nothing but a statement: "thousands of tonnes", "USD".
-        return _compact(text) if len(text) <= _MAX_COMPACT else None
+        # A text that is nothing but a scale or a currency ("thousands of tonnes", "USD");
+        # a bare unit word ("Year", "hours") is a key, read as such by evidence.
+        found = _compact(text) if len(text) <= _MAX_COMPACT else None
+        if found is None or (found.scale == 1 and found.unit not in units.CURRENCY_PREFIXES):
+            return None
+        return found
     unit = match["currency"] or _unit_after_of(match["unit"]) or _unit_before(match["before"])
     return Statement(_scale_word(match["scale"]), unit)
 

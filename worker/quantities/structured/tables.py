@@ -3,8 +3,9 @@
 Each row is a record; each cell knows its column header and its row's label (the row's
 first cell that is not a number). A scale or unit stated by the caption applies to every
 cell, one stated by a column header to that column and before the caption's; neither
-multiplies a percentage, a ratio or a rate, a column of dates or years, nor (for the
-scale) a per-share amount: "in millions, except per share data".
+reaches a value written with "%", a row or column of percentages, ratios or rates, a
+column of dates or years, nor (for the scale) a per-share amount: "in millions, except
+per share data".
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ _TIME_QUALIFIERS = frozenset({"fiscal", "calendar", "of", "end", "ended", "endin
 _PER_UNIT = re.compile(r"\bper[\s-]+(?:share|unit|capita|head)\b|\beps\b", re.IGNORECASE)
 
 
+_PERCENT: tuple[Decimal, str | None] = (Decimal(1), None)
+
+
 @dataclass(frozen=True, slots=True)
 class Field:
     """One field of a row: its text (trimmed, decoded) and its span in the document."""
@@ -54,31 +58,33 @@ def table_cells(
 ) -> list[Cell]:
     """One cell per non-empty field of every row."""
     columns = [_Column(name, caption) for name in header]
+    unnamed = _Column("", caption)
     found: list[Cell] = []
     for fields in rows:
         record = next(records)
-        label = next(
-            (f.text for f in fields if not is_number(f.text) and _ALPHANUMERIC.search(f.text)),
-            None,
-        )
-        per_unit, not_amount = _label_kind(label)
+        label = None
+        for field in fields:
+            if not is_number(field.text) and _ALPHANUMERIC.search(field.text):
+                label = field.text
+                break
+        kind = _label_kind(label)
         for index, field in enumerate(fields):
             if field.start == field.end:
                 continue
-            column = columns[index] if index < len(columns) else _Column("", caption)
-            scale, unit = column.stated(per_unit, not_amount)
-            name = column.name
+            column = columns[index] if index < len(columns) else unnamed
+            # A value written as a percentage is one, whatever the table's scale.
+            scale, unit = _PERCENT if field.text.endswith("%") else column.stated[kind]
             found.append(
                 Cell(
-                    name,
-                    (name,) if name else (),
+                    column.name,
+                    column.path,
                     field.start,
                     field.end,
                     record,
                     unit,
                     scale,
                     label,
-                    name or None,
+                    column.name or None,
                 )
             )
     return found
@@ -103,8 +109,13 @@ def _label_kind(label: str | None) -> tuple[bool, bool]:
     """Whether a row label names a per-unit amount, and whether it names no amount."""
     if label is None:
         return False, False
-    words = {word.casefold() for word in _WORDS.findall(label)}
-    return _PER_UNIT.search(label) is not None, not words.isdisjoint(_NOT_AMOUNTS)
+    folded = label.casefold()
+    # Most labels hold none of the words: a substring test spares the patterns.
+    per_unit = ("per" in folded or "eps" in folded) and _PER_UNIT.search(label) is not None
+    not_amount = any(word in folded for word in _NOT_AMOUNTS) and not _NOT_AMOUNTS.isdisjoint(
+        word.casefold() for word in _WORDS.findall(label)
+    )
+    return per_unit, not_amount
 
 
 class _Column:
@@ -112,6 +123,7 @@ class _Column:
 
     def __init__(self, name: str, caption: Statement | None):
         self.name = name
+        self.path = (name,) if name else ()
         self.caption = caption
         self.own = stated(name) if name else None
         words = {word.casefold() for word in _WORDS.findall(name)}
@@ -119,9 +131,14 @@ class _Column:
             not words.isdisjoint(_TIME_HEADERS) and words <= _TIME_HEADERS | _TIME_QUALIFIERS
         )
         self.per_unit = _PER_UNIT.search(name) is not None
+        # The scale and unit of a cell, by the kind of its row (see _label_kind).
+        self.stated = {
+            (per_unit, not_amount): self._stated(per_unit, not_amount)
+            for per_unit in (False, True)
+            for not_amount in (False, True)
+        }
 
-    def stated(self, per_unit_row: bool, not_amount_row: bool) -> tuple[Decimal, str | None]:
-        """The scale and unit of a cell of this column in a row of the given kind."""
+    def _stated(self, per_unit_row: bool, not_amount_row: bool) -> tuple[Decimal, str | None]:
         own, caption = self.own, self.caption
         own_unit = own.unit if own is not None else None
         caption_unit = caption.unit if caption is not None else None

@@ -32,25 +32,21 @@ COMMA = 8
 # Added to a scalar's kind when it stands where an object expects a key.
 KEY = 16
 
+# Every position of a literal matches one alternative; the last one catches anything
+# else, so that one finditer walks the whole text and stops at the first stray character.
 _TOKEN = re.compile(
     r"[ \t\r\n\f]*+(?:"
-    r'(?P<dq>"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")'
-    r"|(?P<sq>'[^'\\\n]*+(?:\\.[^'\\\n]*+)*+')"
-    r"|(?P<num>-?\d++(?:\.\d++)?(?:[eE][+-]?\d++)?)"
-    r"|(?P<const>true|false|null|True|False|None)"
-    r"|(?P<punct>[{}\[\]():,]))"
+    r'("[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")'
+    r"|('[^'\\\n]*+(?:\\.[^'\\\n]*+)*+')"
+    r"|(-?\d++(?:\.\d++)?(?:[eE][+-]?\d++)?)"
+    r"|(true|false|null|True|False|None)"
+    r"|([{\[(])|([}\])])|(:)|(,)|(.))",
+    re.DOTALL,
 )
-_TRAILING_SPACE = re.compile(r"[ \t\r\n\f]*+\Z")
-_PUNCT_KINDS = {
-    "{": OPEN_OBJECT,
-    "[": OPEN_ARRAY,
-    "(": OPEN_ARRAY,
-    "}": CLOSE,
-    "]": CLOSE,
-    ")": CLOSE,
-    ":": COLON,
-    ",": COMMA,
-}
+# The kind of token each group of _TOKEN matches (0 for the stray character).
+_GROUP_KINDS = (0, STRING, STRING, NUMBER, CONSTANT, OPEN_ARRAY, CLOSE, COLON, COMMA, 0)
+_OPEN_OBJECT_CHAR = "{"
+_SPACE = " \t\r\n\f"
 _CLOSERS = {"{": "}", "[": "]", "(": ")"}
 _JSON_CONSTANTS = {"True": "true", "False": "false", "None": "null"}
 _SKELETON = {OPEN_OBJECT: "{", OPEN_ARRAY: "[", COLON: ":", COMMA: ","}
@@ -92,45 +88,46 @@ def tokenize(text: str) -> Tokens | None:
     starts = array("q")
     ends = array("q")
     openers: list[str] = []
-    # Per open object: whether the next scalar is a key.
+    # Per open container: whether the next scalar is a key (only ever true in objects).
     expect_key: list[bool] = []
-    match_token = _TOKEN.match
-    position = 0
-    while (match := match_token(text, position)) is not None:
-        position = match.end()
-        group = match.lastgroup
+    # Trailing whitespace is cut off first: a search that failed there would be retried
+    # from every one of its positions.
+    stop = len(text.rstrip(_SPACE))
+    for match in _TOKEN.finditer(text, 0, stop):
+        group = match.lastindex
         assert group is not None
+        kind = _GROUP_KINDS[group]
         start, end = match.span(group)
-        if group == "punct":
+        if kind == OPEN_ARRAY:
+            if (not openers and kinds) or len(openers) >= MAX_DEPTH:
+                return None  # a second root value, or nesting too deep
             char = text[start]
-            kind = _PUNCT_KINDS[char]
-            if kind in (OPEN_OBJECT, OPEN_ARRAY):
-                if (not openers and kinds) or len(openers) >= MAX_DEPTH:
-                    return None  # a second root value, or nesting too deep
-                openers.append(char)
-                expect_key.append(kind == OPEN_OBJECT)
-            elif kind == CLOSE:
-                if not openers or _CLOSERS[openers.pop()] != char:
-                    return None
-                expect_key.pop()
-            elif kind == COMMA and openers and openers[-1] == "{":
+            openers.append(char)
+            expect_key.append(char == _OPEN_OBJECT_CHAR)
+            if char == _OPEN_OBJECT_CHAR:
+                kind = OPEN_OBJECT
+        elif kind == CLOSE:
+            if not openers or _CLOSERS[openers.pop()] != text[start]:
+                return None
+            expect_key.pop()
+        elif kind == COMMA:
+            if openers and openers[-1] == _OPEN_OBJECT_CHAR:
                 expect_key[-1] = True
-            elif kind == COLON and expect_key:
+        elif kind == COLON:
+            if expect_key:
                 expect_key[-1] = False
-        else:
-            if not openers:
-                return None  # a scalar outside the root container
-            kind = {"dq": STRING, "sq": STRING, "num": NUMBER, "const": CONSTANT}[group]
-            if openers[-1] == "{" and expect_key[-1]:
-                kind |= KEY
+        elif kind == 0 or not openers:
+            return None  # a stray character, or a scalar outside the root container
+        elif expect_key[-1]:
+            kind |= KEY
         kinds.append(kind)
         starts.append(start)
         ends.append(end)
-    if openers or not kinds or _TRAILING_SPACE.match(text, position) is None:
+    if openers or not kinds:
         return None
-    tokens = Tokens(text, kinds, starts, ends, is_json=False)
     if _parses(text):
         return Tokens(text, kinds, starts, ends, is_json=True)
+    tokens = Tokens(text, kinds, starts, ends, is_json=False)
     return tokens if _parses(_skeleton(tokens)) else None
 
 
