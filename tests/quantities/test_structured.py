@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.common import timed
 from quantcheck.worker.quantities import structured
 from quantcheck.worker.quantities.structured import Cell, Layout
 from quantcheck.worker.quantities.structured.statements import Statement, stated
@@ -591,3 +592,42 @@ def test_every_json_and_python_value_is_a_cell_at_its_span(value: object, as_pyt
                 scalars.append(node)
         if "inf" not in text and "\\" not in text:
             assert len(layout.cells) == len(scalars)
+
+
+# --- linear time on hostile input --------------------------------------------------------------
+
+HOSTILE = {
+    "unclosed-brackets": "[(",
+    "empty-strings": '"", ',
+    "key-value-lines": "a: b\n",
+    "pipe-lines": "|\n",
+    "rule-lines": "|-|\n",
+    "tiny-tables": "| a |\n|---|\n| 1 |\n\n",
+    "csv-rows": "a,b\n",
+    "quoted-csv-rows": '"x,"y,1\n',
+    "unclosed-tags": "<td",
+    "table-tags": "<table><tr><td>",
+    "colons": ": ",
+    "comment-lines": "# a: b\n",
+}
+
+
+def _seconds_per_character(text: str, rounds: int) -> float:
+    best = min(timed(lambda: structured.read(text)) for _ in range(rounds))
+    return best / len(text)
+
+
+def _filled(unit: str, size: int) -> str:
+    opening = "[" if unit.startswith(('"', "[")) else ""
+    return (opening + unit * (size // len(unit) + 1))[:size]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("unit", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_hostile_input_is_read_in_linear_time(unit: str) -> None:
+    # Ten times the text must take about ten times as long: quadratic reading would
+    # make the time per character ten times larger.
+    small, large = _filled(unit, 20_000), _filled(unit, 200_000)
+    structured.read(small)
+    ratio = _seconds_per_character(large, 2) / _seconds_per_character(small, 5)
+    assert ratio < 3, f"{ratio:.2f}x the time per character at ten times the size"

@@ -60,7 +60,9 @@ def _shifted(span: Span, offset: int) -> Span:
 
 # A number as data writes it: "-1.5", "1200", "1,200.50".
 _DATA_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?")
-_KEY_UNIT = re.compile(r"[(\[]\s*([^()\[\]]+?)\s*[)\]]")
+# The bracketed part of a key, "price (USD)"; stripped where it is used. Possessive, so
+# that a long key cannot make it backtrack.
+_KEY_UNIT = re.compile(r"[(\[]([^()\[\]]++)[)\]]")
 _KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+")
 
 

@@ -18,6 +18,7 @@ from quantcheck.worker.quantities.structured.tables import Field, caption_before
 _PIPE_OR_ESCAPE = re.compile(r"\\.|\|")
 _RULE_CELL = re.compile(r"[ \t]*+:?-++:?[ \t]*+")
 _EMPHASIS = "*_`"
+_RULE_CHARACTERS = "|-: \t"
 
 
 def find(lines: Lines, records: Records) -> list[Region]:
@@ -51,6 +52,9 @@ def _header(lines: Lines, number: int) -> list[Field] | None:
     body, rule = lines.bodies[number], lines.bodies[number + 1]
     if not (lines.free[number] and lines.free[number + 1] and "|" in body and "|" in rule):
         return None
+    # Most lines are no rule, which one look at their characters tells.
+    if "-" not in rule or rule.strip(_RULE_CHARACTERS):
+        return None
     pieces = _fields(rule, 0)
     if not all(_RULE_CELL.fullmatch(lines.bodies[number + 1], f.start, f.end) for f in pieces):
         return None
@@ -60,7 +64,14 @@ def _header(lines: Lines, number: int) -> list[Field] | None:
 
 def _fields(body: str, offset: int) -> list[Field]:
     """The fields of a row ("| a | b |" or "a | b"), trimmed, with their spans."""
-    pipes = [m.start() for m in _PIPE_OR_ESCAPE.finditer(body) if m.group() == "|"]
+    if "\\" in body:
+        pipes = [m.start() for m in _PIPE_OR_ESCAPE.finditer(body) if m.group() == "|"]
+    else:
+        pipes = []
+        found = body.find("|")
+        while found >= 0:
+            pipes.append(found)
+            found = body.find("|", found + 1)
     left = len(body) - len(body.lstrip())
     right = len(body.rstrip())
     bounds = [left - 1, *pipes, right]
@@ -70,11 +81,9 @@ def _fields(body: str, offset: int) -> list[Field]:
         bounds = bounds[:-1]  # its trailing pipe
     fields: list[Field] = []
     for before, after in itertools.pairwise(bounds):
-        start, end = before + 1, after
-        while start < end and (body[start].isspace() or body[start] in _EMPHASIS):
-            start += 1
-        while end > start and (body[end - 1].isspace() or body[end - 1] in _EMPHASIS):
-            end -= 1
-        written = body[start:end].replace("\\|", "|")
-        fields.append(Field(written, offset + start, offset + end))
+        piece = body[before + 1 : after]
+        rest = piece.lstrip().lstrip(_EMPHASIS).lstrip()
+        written = rest.rstrip().rstrip(_EMPHASIS).rstrip()
+        start = offset + before + 1 + len(piece) - len(rest)
+        fields.append(Field(written.replace("\\|", "|"), start, start + len(written)))
     return fields

@@ -25,7 +25,8 @@ def read(text: str) -> Layout:
 
     A document that is one JSON or Python literal is read whole; otherwise HTML tables,
     a CSV or TSV table at the start, markdown tables and key: value lists are found in
-    that order, each among the lines the ones before left free. Never raises.
+    that order, each among the lines the ones before left free. A document without a
+    single cell is all prose. Never raises.
     """
     everything = Layout((), ((0, len(text)),))
     if len(text) > MAX_CHARACTERS:
@@ -33,7 +34,7 @@ def read(text: str) -> Layout:
     records = itertools.count()
     literal = literals.read(text, records)
     if literal is not None:
-        return Layout(literal.cells, ())
+        return Layout(literal.cells, ()) if literal.cells else everything
     regions = html_tables.find(text, records)
     lines = Lines(text)
     lines.take((r.start, r.end) for r in regions)
@@ -45,7 +46,8 @@ def read(text: str) -> Layout:
     regions += found
     lines.take((r.start, r.end) for r in found)
     regions += keyvalue.find(lines, records)
-    if not regions:
+    # A document without a single value (an empty table) is read as prose.
+    if not any(region.cells for region in regions):
         return everything
     regions.sort(key=lambda r: r.start)
     return Layout(tuple(cell for region in regions for cell in region.cells), _prose(text, regions))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from quantcheck.worker.quantities import units
 
@@ -48,8 +49,10 @@ class Statement:
     unit: str | None = None
 
 
+@lru_cache(maxsize=4096)
 def stated(text: str) -> Statement | None:
-    """The scale and unit ``text`` (a caption or a header) states, or None."""
+    """The scale and unit ``text`` (a caption or a header) states, or None. Headers
+    repeat from table to table, so each is read once."""
     if len(text) > MAX_CAPTION:
         return None
     for bracketed in _BRACKETED.finditer(text):

@@ -30,7 +30,7 @@ _NOT_AMOUNTS = frozenset({"%", "percent", "percentage", "pct", "ratio", "rate"})
 _TIME_HEADERS = frozenset({"date", "year", "month", "quarter", "period", "day", "time"})
 _TIME_QUALIFIERS = frozenset({"fiscal", "calendar", "of", "end", "ended", "ending"})
 # Labels of amounts per unit: the caption's unit applies, its scale does not.
-_PER_UNIT = re.compile(r"\bper[\s-]+(?:share|unit|capita|head)\b|\beps\b", re.IGNORECASE)
+_PER_UNIT = re.compile(r"\bper[\s-]++(?:share|unit|capita|head)\b|\beps\b", re.IGNORECASE)
 
 
 _PERCENT: tuple[Decimal, str | None] = (Decimal(1), None)
