@@ -15,6 +15,9 @@ from quantcheck.worker.quantities.evidence import extract_document
 # below this bound.
 MAX_RATIO = 3.0
 SMALL_ROUNDS = 3
+# A machine busy with other work can slow one measurement down; linear reading passes
+# on some attempt, quadratic reading on none.
+ATTEMPTS = 3
 
 
 def per_megabyte(text: str, rounds: int) -> float:
@@ -32,5 +35,9 @@ def test_time_per_megabyte_is_flat_up_to_the_cut_off(name: str) -> None:
     # A data document must be read as data, or the test times prose.
     assert (not structured.read(small).cells) == (name == "prose")
     extract_document(small)  # warms the extractor's caches
-    ratio = per_megabyte(large, 1) / per_megabyte(small, SMALL_ROUNDS)
-    assert ratio < MAX_RATIO, f"{name}: {ratio:.2f}x the time per megabyte at 2 MB"
+    ratios: list[float] = []
+    for _ in range(ATTEMPTS):
+        ratios.append(per_megabyte(large, 1) / per_megabyte(small, SMALL_ROUNDS))
+        if ratios[-1] < MAX_RATIO:
+            break
+    assert min(ratios) < MAX_RATIO, f"{name}: {min(ratios):.2f}x the time per megabyte at 2 MB"

@@ -567,13 +567,24 @@ def test_reading_never_raises_and_cells_never_overlap_prose(text: str) -> None:
     assert_well_formed(text, structured.read(text))
 
 
-@settings(max_examples=200, deadline=None)
-@given(value=st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=6), children, max_size=4),
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
     max_leaves=30,
-), as_python=st.booleans())  # fmt: skip
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=VALUES, as_python=st.booleans())
 def test_every_json_and_python_value_is_a_cell_at_its_span(value: object, as_python: bool) -> None:
     text = repr(value) if as_python else json.dumps(value)
     layout = structured.read(text)
@@ -590,8 +601,13 @@ def test_every_json_and_python_value_is_a_cell_at_its_span(value: object, as_pyt
                 pending.extend(reversed(node))
             elif isinstance(node, int | float | str) and not isinstance(node, bool) and node != "":
                 scalars.append(node)
-        if "inf" not in text and "\\" not in text:
-            assert len(layout.cells) == len(scalars)
+        assert len(layout.cells) == len(scalars)
+        for cell, scalar in zip(layout.cells, scalars, strict=True):
+            value = written(text, cell)
+            if isinstance(scalar, str):
+                assert "\\" in value or value == scalar
+            else:
+                assert Decimal(value) == Decimal(repr(scalar))
 
 
 # --- linear time on hostile input --------------------------------------------------------------
@@ -629,5 +645,11 @@ def test_hostile_input_is_read_in_linear_time(unit: str) -> None:
     # make the time per character ten times larger.
     small, large = _filled(unit, 20_000), _filled(unit, 200_000)
     structured.read(small)
-    ratio = _seconds_per_character(large, 2) / _seconds_per_character(small, 5)
-    assert ratio < 3, f"{ratio:.2f}x the time per character at ten times the size"
+    # A busy machine can slow one measurement down: linear reading passes on some of
+    # three attempts, quadratic reading on none.
+    ratios: list[float] = []
+    for _ in range(3):
+        ratios.append(_seconds_per_character(large, 2) / _seconds_per_character(small, 5))
+        if ratios[-1] < 3:
+            break
+    assert min(ratios) < 3, f"{min(ratios):.2f}x the time per character at ten times the size"
