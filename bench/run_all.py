@@ -51,6 +51,7 @@ class Benchmark:
 BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("check_throughput", ("--claims", "100000", "--rounds", "3"), 240),
     Benchmark("extract_adversarial", ("--rounds", "1"), 150),
+    Benchmark("read_scaling", ("--rounds", "1"), 400),
     Benchmark("check_process", ("--claims", "100000", "--rounds", "3"), 240),
     Benchmark("store_lookups", (), 150),
     Benchmark("replay_throughput", ("--claims", "100000"), 300),
@@ -195,6 +196,27 @@ def md_extract_adversarial(result: dict[str, Any]) -> list[str]:
         f"Inputs of {result['characters']:,} characters; median seconds per extraction.",
         "",
         *_table(["input", "seconds (all)", "facts (all)", "seconds (units)"], rows),
+    ]
+
+
+def md_read_scaling(result: dict[str, Any]) -> list[str]:
+    """Evidence reading time per megabyte at each size, per format."""
+    formats = result["formats"]
+    sizes = list(next(iter(formats.values()))["sizes"])
+    rows = [
+        [
+            name,
+            *(figures["sizes"][size]["seconds_per_mb"] for size in sizes),
+            figures["ratio_largest_to_smallest"],
+        ]
+        for name, figures in formats.items()
+    ]
+    return [
+        f"`extract_document` seconds per megabyte, median of {result['rounds']} round(s) after"
+        " a warm-up; the ratio of the largest size to the smallest stays near 1 when reading"
+        " is linear.",
+        "",
+        *_table(["format", *(f"{size} MB s/MB" for size in sizes), "ratio"], rows),
     ]
 
 
@@ -408,6 +430,7 @@ def md_generic(result: dict[str, Any]) -> list[str]:
 RENDERERS = {
     "check_throughput": md_check_throughput,
     "extract_adversarial": md_extract_adversarial,
+    "read_scaling": md_read_scaling,
     "check_process": md_check_process,
     "store_lookups": md_store_lookups,
     "replay_throughput": md_replay_throughput,

@@ -1,93 +1,179 @@
 """Reading evidence documents: prose as claims are read, data cell by cell.
 
-A cited document that is JSON, a CSV table or a markdown table is read cell by cell (see
-:mod:`.structured`): each number takes its unit from the document's units map or its
-key, each text cell is read as prose, and each number is stated for the date of its own
-record. Claims are always read as prose.
+The structured regions of a cited document (a JSON document or Python literal, CSV and
+markdown or HTML tables, key: value lists; see :mod:`.structured`) are read cell by
+cell: each number takes its unit from what the document states for it (a units map, a
+``# unit:`` line, a caption) or from its key, and the scale a caption or header states;
+each text cell is read as prose, and each number is stated for the date of its own
+record. The rest of the document is read as prose. Claims are always read as prose.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 from quantcheck.worker.quantities import counts, datelines, dates, structured, units
-from quantcheck.worker.quantities.categories import NUMBER, Scope, count_category, in_units_scope
+from quantcheck.worker.quantities.categories import (
+    COUNT_PREFIX,
+    NUMBER,
+    Scope,
+    count_category,
+    in_units_scope,
+)
 from quantcheck.worker.quantities.extract import Extraction, extract
-from quantcheck.worker.quantities.facts import Fact, Literal, Mention, Relation, Span
+from quantcheck.worker.quantities.facts import (
+    CONTEXT,
+    Fact,
+    Literal,
+    Mention,
+    Relation,
+    SetAside,
+    Span,
+)
 from quantcheck.worker.quantities.numbers import parse_number
 
 
 def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
-    """Like :func:`extract`, but a JSON document or a CSV or markdown table is read cell
-    by cell (see :mod:`quantcheck.worker.quantities.structured`): how evidence is read."""
-    table = structured.cells(text)
-    read = _read_cells(text, table, scope) if table is not None else extract(text, scope=scope)
-    return replace(read, mentions=tuple(datelines.with_years(read.mentions)))
+    """Like :func:`extract`, but structured regions are read cell by cell (see
+    :mod:`quantcheck.worker.quantities.structured`), and a date written without a year
+    also gets the year of the nearest full date before it (see :mod:`.datelines`): how
+    evidence is read."""
+    layout = structured.read(text)
+    if not layout.cells:
+        read = extract(text, scope=scope)
+        return replace(read, mentions=tuple(datelines.with_years(read.mentions)))
+    cells = _read_cells(text, layout.cells, scope)
+    mentions = list(cells.mentions)
+    flags = set(cells.flags)
+    set_aside: list[SetAside] = []
+    for start, end in layout.prose:
+        found = extract(text[start:end], scope=scope)
+        mentions += (replace(m, span=_shifted(m.span, start)) for m in found.mentions)
+        flags.update(found.flags)
+        set_aside += (replace(s, span=_shifted(s.span, start)) for s in found.set_aside)
+    mentions.sort(key=lambda m: m.span.start)
+    placed = tuple(datelines.with_years(mentions))
+    return Extraction(placed, tuple(sorted(flags)), tuple(set_aside))
 
 
-_DATA_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_KEY_UNIT = re.compile(r"[(\[]\s*([^()\[\]]+?)\s*[)\]]")
+def _shifted(span: Span, offset: int) -> Span:
+    return Span(span.start + offset, span.end + offset)
+
+
+# A number as data writes it: "-1.5", "1200", "1,200.50".
+_DATA_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?")
+# The bracketed part of a key, "price (USD)"; stripped where it is used. Possessive, so
+# that a long key cannot make it backtrack.
+_KEY_UNIT = re.compile(r"[(\[]([^()\[\]]++)[)\]]")
 _KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+")
 
 
-def _read_cells(text: str, table: list[structured.Cell], scope: Scope) -> Extraction:
+def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> Extraction:
     """Facts of a data document: each number takes its unit from the document's units
     map or its key, each text cell is read as prose, and each number is stated for the
     date of its own record."""
     flags: set[str] = set()
-    read: list[tuple[structured.Cell, list[Mention], bool]] = []
+    read: list[tuple[structured.Cell, list[Mention]] | tuple[structured.Cell, str]] = []
     dated: dict[int, Fact] = {}
+    # Data repeats its texts ("light rain", "Available") and its keys: each is read once.
+    read_texts: dict[str, Extraction] = {}
+    key_units: dict[tuple[str, str | None], units.Unit] = {}
     for cell in table:
         written = text[cell.start : cell.end]
-        if _DATA_NUMBER.fullmatch(written):
-            read.append((cell, [_data_value(cell, written)], True))
+        if _DATA_NUMBER.fullmatch(written) and not _names_a_date(cell.key):
+            read.append((cell, written))
             continue
-        found = extract(written, scope=scope)
+        found = read_texts.get(written)
+        if found is None:
+            found = read_texts[written] = extract(written, scope=scope)
         flags.update(found.flags)
         moved = [
-            replace(
-                m,
-                span=Span(m.span.start + cell.start, m.span.end + cell.start),
-                period=None,
-            )
+            _scaled(replace(m, span=_shifted(m.span, cell.start), period=None), cell.scale)
             for m in found.mentions
         ]
         for mention in moved:
             if mention.fact.category in dates.PERIOD_CATEGORIES:
                 dated.setdefault(cell.record, mention.fact)
-        read.append((cell, moved, False))
+        read.append((cell, moved))
     mentions: list[Mention] = []
-    for cell, found_here, is_value in read:
-        period = dated.get(cell.record) if is_value else None
-        mentions.extend(m if period is None else replace(m, period=period) for m in found_here)
+    for cell, found_here in read:
+        if isinstance(found_here, str):
+            signature = (cell.key, cell.unit)
+            if signature not in key_units:
+                key_units[signature] = _unit_of_key(cell)
+            period = dated.get(cell.record)
+            mentions.append(_data_value(cell, found_here, key_units[signature], period))
+        else:
+            mentions += found_here
     if scope is Scope.UNITS:
         mentions = [m for m in mentions if in_units_scope(m.fact.category)]
     return Extraction(tuple(mentions), tuple(sorted(flags)))
 
 
-def _data_value(cell: structured.Cell, written: str) -> Mention:
-    """A number in data, in the unit its document states for its key."""
+def _names_a_date(key: str) -> bool:
+    """Whether a key names when its record is ("date", "Year", "fiscal_year"): a number
+    under it is a year, read as prose reads one, and dates the values of its record."""
+    words = {word.casefold() for word in _KEY_WORDS.findall(key)}
+    return not words.isdisjoint(_DATE_KEY_WORDS) and words <= _DATE_KEY_WORDS | _DATE_QUALIFIERS
+
+
+_DATE_KEY_WORDS = frozenset({"date", "year"})
+_DATE_QUALIFIERS = frozenset({"fiscal", "calendar"})
+
+
+def _data_value(
+    cell: structured.Cell, written: str, unit: units.Unit, period: Fact | None
+) -> Mention:
+    """A number in data, in the unit its document states for its key, stated for the
+    date of its record."""
     number = parse_number(written)
-    unit = _unit_of_key(cell)
-    base, exact = units.to_base(number.value, Decimal(1), unit)
+    scale = cell.scale if _is_amount(unit.category) else Decimal(1)
+    base, exact = units.to_base(number.value, scale, unit)
     literal = Literal(
-        number.value, number.exponent, Decimal(1), unit.shift, unit.numerator, unit.denominator
+        number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
     )
     fact = Fact(unit.category, Relation.EQ, base)
-    return Mention(fact, Span(cell.start, cell.end), written, exact=exact, literal=literal)
+    return Mention(
+        fact, Span(cell.start, cell.end), written, exact=exact, literal=literal, period=period
+    )
+
+
+def _is_amount(category: str) -> bool:
+    """Whether a caption's scale ("in thousands") multiplies values of ``category``:
+    amounts of money, counts and plain numbers, never percentages or measurements."""
+    return category == NUMBER or category.startswith(_SCALED_PREFIXES)
+
+
+_SCALED_PREFIXES = ("money_", COUNT_PREFIX)
+
+
+def _scaled(mention: Mention, scale: Decimal) -> Mention:
+    """A mention read from a cell, multiplied by the scale its table states."""
+    fact, literal = mention.fact, mention.literal
+    if scale == 1 or literal is None or not _is_amount(fact.category):
+        return mention
+    with localcontext(CONTEXT):
+        value = fact.value * scale if isinstance(fact.value, Decimal) else fact.value
+        upper = fact.upper * scale if isinstance(fact.upper, Decimal) else fact.upper
+    return replace(
+        mention,
+        fact=replace(fact, value=value, upper=upper),
+        literal=replace(literal, scale=literal.scale * scale),
+    )
 
 
 def _unit_of_key(cell: structured.Cell) -> units.Unit:
-    """The unit of a data value: from the units map, else from its key ("price (USD)",
-    "duration_seconds"), else a count of the key's noun ("employees"), else none."""
+    """The unit of a data value: the one its document states (a units map, a caption,
+    ``# unit:``), else from its key ("price (USD)", "duration_seconds"), else a count of
+    the key's noun ("employees"), else none."""
     candidates = [] if cell.unit is None else [cell.unit]
     candidates += _KEY_UNIT.findall(cell.key)
     words = _KEY_WORDS.findall(cell.key)
     candidates += words[-1:]
     for candidate in candidates:
-        unit = units.lookup(candidate.strip())
+        unit = _unit_named(candidate.strip())
         if unit is not None:
             return unit
     if words:
@@ -95,3 +181,11 @@ def _unit_of_key(cell: structured.Cell) -> units.Unit:
         if noun is not None and noun.plural:
             return units.Unit(name=noun.lemma, category=count_category(noun.lemma))
     return units.Unit(name=NUMBER, category=NUMBER)
+
+
+def _unit_named(written: str) -> units.Unit | None:
+    """The unit a text names: a unit word or symbol, or a currency symbol ("$")."""
+    unit = units.lookup(written)
+    if unit is None and written in units.CURRENCY_PREFIXES:
+        unit = units.lookup(units.BASE_UNITS[units.CURRENCY_PREFIXES[written]])
+    return unit
