@@ -53,6 +53,7 @@ Difference = Literal[
     "claim_bound",
     "other_bound",
     "without_unit",
+    "data_share",
     "unit_not_claimed",
     "other_noun",
     "in_date",

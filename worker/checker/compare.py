@@ -33,6 +33,7 @@ from quantcheck.worker.quantities.categories import (
     IDENTIFIER,
     NUMBER,
     ORDINAL,
+    PERCENT,
     SCORE,
     TIME_OF_DAY,
     has_unit,
@@ -207,6 +208,9 @@ def difference(
             return Difference.OTHER_BOUND
         return Difference.OTHER_VALUE
     claimed_unit, found_unit = has_unit(fact.category), has_unit(other.category)
+    if fact.category == PERCENT and other.category == NUMBER and found.key is not None:
+        # Data writes shares without their sign ("humidity": 87, "value": 39.54).
+        return Difference.DATA_SHARE
     if claimed_unit and not found_unit:
         return Difference.WITHOUT_UNIT
     if found_unit and not claimed_unit:
@@ -357,9 +361,17 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         return MatchKind.EXACT  # the same value in a comparable category
     if (not claim.exact or not evidence.exact) and _agree_at_coarser_precision(claim, evidence):
         return MatchKind.CONVERTED
-    if fact.relation is Relation.EQ and claim.approximate and claim.literal is not None:
+    literal = claim.literal
+    # A hedged claim rounds at its written precision ("about 96 percent" for 96.4), and
+    # so does one that writes decimals, fewer than the evidence ("55.89 years" for data's
+    # 55.8928): its decimals say how precise it means to be.
+    if (
+        fact.relation is Relation.EQ
+        and literal is not None
+        and (claim.approximate or literal.exponent < 0)
+    ):
         assert isinstance(other.value, Decimal)
-        if claim.literal.rounds_to(other.value):
+        if literal.rounds_to(other.value):
             return MatchKind.APPROXIMATE
     return None
 

@@ -106,6 +106,11 @@ class EvidenceIndex:
             if kind is not None:
                 by_family.setdefault(kind, []).append(mention)
         codes = identifiers.codes_in(text)
+        for mention in usable:
+            # Data names a code by key and value: {"name": "Bluetooth", "value": "5.0, LE"}.
+            if mention.key is not None and (number := _LEADING_NUMBER.match(mention.text)):
+                name = mention.key.rpartition(" > ")[2]
+                codes.setdefault(identifiers.canonical(name, number.group()), mention.span)
         code_names: dict[tuple[str, ...], tuple[str, Span]] = {}
         for mention in named:
             code_names.setdefault(
@@ -129,6 +134,7 @@ class EvidenceIndex:
         )
 
 
+_LEADING_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 # Two whole numbers of at most three digits joined as scores are written; the ends may
 # not continue a longer number ("3.5-4", "1,200-1,300").
 _SCORE = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:[-–—:]|-to-|\s+to\s+)\s*(\d{1,3})(?!\d|[.,]\d)")

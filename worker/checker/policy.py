@@ -28,6 +28,7 @@ class Difference(StrEnum):
     CLAIM_BOUND = "claim_bound"  # the claim bounds a value the evidence states plainly
     OTHER_BOUND = "other_bound"  # both bound the value, differently
     WITHOUT_UNIT = "without_unit"  # the evidence number has no unit, the claim's has one
+    DATA_SHARE = "data_share"  # a claimed percentage is a bare number in data
     UNIT_NOT_CLAIMED = "unit_not_claimed"  # the evidence number has a unit the claim omits
     OTHER_NOUN = "other_noun"  # both count, different things
     IN_DATE = "in_date"  # the number is part of a date
@@ -60,6 +61,7 @@ POLICY: dict[Difference, Treatment] = {
     Difference.CLAIM_BOUND: Treatment(True, "in cited evidence without the claimed bound"),
     Difference.OTHER_BOUND: Treatment(False, "in cited evidence with another bound"),
     Difference.WITHOUT_UNIT: Treatment(False, "in cited evidence without a unit"),
+    Difference.DATA_SHARE: Treatment(True, "in cited data as a share without its sign"),
     Difference.UNIT_NOT_CLAIMED: Treatment(False, "in cited evidence with a unit"),
     Difference.OTHER_NOUN: Treatment(False, "in cited evidence counting something else"),
     Difference.IN_DATE: Treatment(False, "in cited evidence only as part of a date"),

@@ -50,8 +50,56 @@ def bind_periods(text: str, mentions: Sequence[Mention]) -> list[Mention]:
             continue
         clause = bisect.bisect_right(ends, mention.span.start)
         nearest = min(in_clause.get(clause, ()), key=lambda p: _gap(p, mention), default=None)
+        if nearest is None:
+            nearest = _leading_period(text, mention.span.start, ends, in_clause)
         bound.append(mention if nearest is None else replace(mention, period=nearest.fact))
     return bound
+
+
+def _leading_period(
+    text: str, position: int, ends: list[int], in_clause: dict[int, list[Mention]]
+) -> Mention | None:
+    """The period of the short phrase of time right before the clause holding
+    ``position``: "By 2021, life expectancy had risen to 74.4 years" states 74.4 for 2021,
+    as does "..., while in 2021, it was 72.97 years" for 72.97."""
+    clause = bisect.bisect_right(ends, position)
+    previous = clause - 1
+    periods = in_clause.get(previous)
+    if not periods or previous < 0:
+        return None
+    start = ends[previous - 1] if previous > 0 else 0
+    words = text[start : ends[previous]].split()
+    while words and words[0].casefold() in _CONJUNCTIONS:
+        words = words[1:]
+    if not words or len(words) > _LEADING_WORDS or words[0].casefold() not in _TIME_PREPOSITIONS:
+        return None
+    return periods[-1]
+
+
+# "As of October 2023,", "In the third quarter of 2021,": short, and opened by these.
+_LEADING_WORDS = 8
+_CONJUNCTIONS = frozenset({"and", "but", "while", "whereas", "yet", "so", "then", "though"})
+_TIME_PREPOSITIONS = frozenset(
+    {
+        "in",
+        "on",
+        "by",
+        "as",
+        "since",
+        "during",
+        "for",
+        "at",
+        "from",
+        "after",
+        "before",
+        "until",
+        "through",
+        "throughout",
+        "between",
+        "over",
+        "within",
+    }
+)
 
 
 def _gap(a: Mention, b: Mention) -> int:

@@ -11,6 +11,7 @@ from enum import StrEnum
 from quantcheck.worker.quantities.dates import DECADE, PERIOD_CATEGORIES, YEAR
 
 NUMBER = "number"
+PERCENT = "percent"
 IDENTIFIER = "identifier"
 SCORE = "score"
 ORDINAL = "ordinal"

@@ -14,7 +14,14 @@ import re
 from dataclasses import replace
 from decimal import Decimal, localcontext
 
-from quantcheck.worker.quantities import counts, datelines, dates, structured, units
+from quantcheck.worker.quantities import (
+    counts,
+    datelines,
+    dates,
+    structured,
+    units,
+    written_units,
+)
 from quantcheck.worker.quantities.categories import (
     COUNT_PREFIX,
     NUMBER,
@@ -33,6 +40,7 @@ from quantcheck.worker.quantities.facts import (
     Span,
 )
 from quantcheck.worker.quantities.numbers import parse_number
+from quantcheck.worker.quantities.phrases import PERCENT_KEY_WORDS
 
 
 def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
@@ -89,8 +97,9 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
         if found is None:
             found = read_texts[written] = extract(written, scope=scope)
         flags.update(found.flags)
+        key = _key_path(cell)
         moved = [
-            _scaled(replace(m, span=_shifted(m.span, cell.start), period=None), cell.scale)
+            _scaled(replace(m, span=_shifted(m.span, cell.start), period=None, key=key), cell.scale)
             for m in found.mentions
         ]
         for mention in moved:
@@ -136,8 +145,19 @@ def _data_value(
     )
     fact = Fact(unit.category, Relation.EQ, base)
     return Mention(
-        fact, Span(cell.start, cell.end), written, exact=exact, literal=literal, period=period
+        fact,
+        Span(cell.start, cell.end),
+        written,
+        exact=exact,
+        literal=literal,
+        period=period,
+        key=_key_path(cell),
     )
+
+
+def _key_path(cell: structured.Cell) -> str:
+    """Where a value sits, as reasons print it: its key path ("main > temp_max")."""
+    return " > ".join(cell.path) if cell.path else cell.key
 
 
 def _is_amount(category: str) -> bool:
@@ -168,12 +188,14 @@ def _unit_of_key(cell: structured.Cell) -> units.Unit:
     """The unit of a data value: the one its document states (a units map, a caption,
     ``# unit:``), else from its key ("price (USD)", "duration_seconds"), else a count of
     the key's noun ("employees"), else none."""
-    candidates = [] if cell.unit is None else [cell.unit]
-    candidates += _KEY_UNIT.findall(cell.key)
+    # A unit the document states or brackets ("(hPa)") may be one no table lists; a word
+    # of the key itself only names a listed unit ("duration_seconds").
+    stated = [] if cell.unit is None else [cell.unit]
+    stated += _KEY_UNIT.findall(cell.key)
     words = _KEY_WORDS.findall(cell.key)
-    candidates += words[-1:]
-    for candidate in candidates:
-        unit = _unit_named(candidate.strip())
+    candidates = [(c, True) for c in stated] + [(w, False) for w in words[-1:]]
+    for candidate, written in candidates:
+        unit = _unit_named(candidate.strip(), as_written=written)
         if unit is not None:
             return unit
     if words:
@@ -183,9 +205,15 @@ def _unit_of_key(cell: structured.Cell) -> units.Unit:
     return units.Unit(name=NUMBER, category=NUMBER)
 
 
-def _unit_named(written: str) -> units.Unit | None:
-    """The unit a text names: a unit word or symbol, or a currency symbol ("$")."""
+def _unit_named(written: str, *, as_written: bool) -> units.Unit | None:
+    """The unit a text names: a unit word or symbol, a currency symbol ("$"), a word that
+    names a percentage ("humidity"), or (``as_written``) a unit no table lists ("hPa")."""
     unit = units.lookup(written)
     if unit is None and written in units.CURRENCY_PREFIXES:
         unit = units.lookup(units.BASE_UNITS[units.CURRENCY_PREFIXES[written]])
+    if unit is None and written.casefold() in PERCENT_KEY_WORDS:
+        unit = units.lookup("%")
+    if unit is None and as_written:
+        found = written_units.as_written(written)
+        unit = None if found is None else found.unit
     return unit

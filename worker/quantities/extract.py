@@ -64,6 +64,12 @@ _SCORE_BEFORE = frozenset(SCORE_BEFORE)
 _SCORE_AFTER = frozenset(SCORE_AFTER)
 _NEXT_WORD = re.compile(r"\s*+([A-Za-z]+)")
 _RANGE_DASH = re.compile(r"\s*[-–—]\s*")
+# "per hour", "an hour", "/h" after a unit: the quantity is a rate. The time word must
+# name a unit of the table ("hour", "h", "day").
+_PER_TIME = re.compile(
+    r"\s*(?:(?i:per|an?|each)\s+|/)(?i:(second|sec|s|minute|min|hour|hr|h|day|week|month|year))"
+    r"(?![\w/])"
+)
 _SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")
 # What may separate two unreadable numbers that are reported as one: "one" and "and" are
 # number words the sweep does not look for.
@@ -547,7 +553,13 @@ class _Reader:
             # "two or more particles", "at least one dose": "several", "some".
             self._put_aside(context.start, end, "quantifier")
             return
-        fact = Fact(unit.category, relation, base)
+        category = unit.category
+        per = _PER_TIME.match(self.scan, end) if _is_amount_of_matter(category) else None
+        if per is not None:
+            # "1.06 mm per hour" is a rate, not the amount "1.06 mm" (of three hours, say).
+            category = f"{category}/{units.lookup(per.group(1)).name}"  # type: ignore[union-attr]
+            end = per.end()
+        fact = Fact(category, relation, base)
         self._add(fact, context, end, exact=exact, literal=literal)
 
     def _range(self, start: int, end: int, first: _Written, second: _Written) -> None:
@@ -680,6 +692,12 @@ def _plural_quantifier(written: str, value: Decimal, unit: units.Unit, relation:
         return False  # "at least 2 users" is written as a number: it is one
     words = _QUANTIFIERS.get(relation, {})
     return words.get(value) is not None and words[value] in written.casefold().split()
+
+
+def _is_amount_of_matter(category: str) -> bool:
+    """Units whose "per hour" makes a rate of them: lengths (rain), volumes, masses,
+    sizes, energies; not money ("$15 an hour" is how pay is read and written) nor time."""
+    return category.partition("_")[0] in {"length", "volume", "mass", "size", "energy"}
 
 
 def _token_around(scan: str, start: int, end: int, floor: int, ceiling: int) -> tuple[int, int]:

@@ -129,3 +129,6 @@ class Mention:
     # A range stated as a forecast or estimate ("expects $45 million to $50 million"):
     # a value inside it is not what the text states.
     estimate: bool = False
+    # For a value read from data: the key path it sits under ("main > temp_max",
+    # "detailSpec > Memory > Internal"); None in prose.
+    key: str | None = None

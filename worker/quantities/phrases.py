@@ -232,6 +232,11 @@ NOT_WRITTEN_UNITS: frozenset[str] = frozenset((
 # The markers of the 12-hour clock, which follow a number but are no unit.
 CLOCK_MARKERS: frozenset[str] = frozenset(("am", "pm", "a.m", "p.m"))
 
+# Keys of data whose values are percentages though no "%" is written: "humidity": 87.
+PERCENT_KEY_WORDS: frozenset[str] = frozenset((
+    "humidity", "percent", "percentage", "pct", "share", "rate_percent",
+))
+
 # Times of day written as words, and the markers of the 12-hour clock.
 CLOCK_WORDS: dict[str, str] = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
 

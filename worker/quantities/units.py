@@ -176,7 +176,8 @@ UNITS: tuple[Unit, ...] = (
        aliases=("m/s", "meters per second", "metres per second")),
     _u("kilometre per hour", "speed_m_per_s", 1000, over=3600,
        aliases=("km/h", "km/hr", "kph", "kmh", "kmph", "kilometers per hour",
-                "kilometres per hour", "kilometers an hour", "kilometres an hour")),
+                "kilometres per hour", "kilometers an hour", "kilometres an hour",
+                "km per hour", "km an hour")),
     _u("mile per hour", "speed_m_per_s", "0.44704",
        aliases=("mph", "miles per hour", "mile per hour", "miles an hour", "mile an hour")),
     # money, per currency: amounts in different currencies are never converted
