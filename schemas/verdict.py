@@ -38,6 +38,7 @@ MatchKind = Literal[
     "converted_match",
     "noun_differs",
     "other_reading",
+    "derived",
 ]
 """How a claim fact was found in the evidence."""
 
@@ -134,6 +135,12 @@ class FactResult(BaseModel):
         default=None,
         description="The supporting mention; for a fact not matched, the evidence mention"
         " that holds its number in a differing fact (see difference), else null.",
+    )
+    derivation: str | None = Field(
+        default=None,
+        description="For a match of kind derived: the computation over evidence values that"
+        " gives the claimed one, e.g. '3 × 90' or 'lowest and highest of 8 values of main >"
+        " temp'; null otherwise.",
     )
     difference: Difference | None = Field(
         default=None,

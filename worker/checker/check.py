@@ -108,9 +108,11 @@ class Checker:
                 set_aside,
             )
         if self.options.citation_mode is CitationMode.SINGLE and len(indexes) > 1:
-            checks = _best_single_document(claimed.mentions, indexes)
+            checks = _best_single_document(text, claimed.mentions, indexes)
         else:
-            checks = tuple(find_support(m, indexes) for m in claimed.mentions)
+            checks = tuple(
+                find_support(m, indexes, text, claimed.mentions) for m in claimed.mentions
+            )
         flags.update(
             (c.match_kind.value if c.difference is None else c.difference.value)
             for c in checks
@@ -137,13 +139,13 @@ class Checker:
 
 
 def _best_single_document(
-    mentions: tuple[Mention, ...], indexes: list[tuple[str, EvidenceIndex]]
+    text: str, mentions: tuple[Mention, ...], indexes: list[tuple[str, EvidenceIndex]]
 ) -> tuple[FactCheck, ...]:
     """The checks against whichever one cited document supports the most facts."""
     best: tuple[FactCheck, ...] | None = None
     best_score = -1
     for entry in indexes:
-        checks = tuple(find_support(m, [entry]) for m in mentions)
+        checks = tuple(find_support(m, [entry], text, mentions) for m in mentions)
         score = sum(c.matched and not c.negation_conflict for c in checks)
         if score > best_score:
             best, best_score = checks, score

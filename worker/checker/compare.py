@@ -25,8 +25,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from quantcheck.worker.checker.derived import derive
 from quantcheck.worker.checker.index import PERIOD, PLAIN, EvidenceIndex, family
 from quantcheck.worker.checker.model import FactCheck, MatchKind
+from quantcheck.worker.checker.periods import period_match, periods_agree
 from quantcheck.worker.checker.policy import CLOSENESS, POLICY, Difference
 from quantcheck.worker.quantities import dates, identifiers
 from quantcheck.worker.quantities.categories import (
@@ -39,7 +41,7 @@ from quantcheck.worker.quantities.categories import (
     has_unit,
     same_dimension,
 )
-from quantcheck.worker.quantities.facts import Fact, Mention, Relation
+from quantcheck.worker.quantities.facts import Fact, Mention, Relation, Span
 from quantcheck.worker.quantities.readings import Writing, values_of
 
 _PREFERENCE = {
@@ -66,9 +68,16 @@ class _Found:
     difference: Difference | None = None
 
 
-def find_support(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> FactCheck:
+def find_support(
+    claim: Mention,
+    evidence: Sequence[tuple[str, EvidenceIndex]],
+    wording: str = "",
+    companions: Sequence[Mention] = (),
+) -> FactCheck:
     """The best evidence match for one claim fact across the given documents; failing
-    that, what the evidence holds of its numbers."""
+    that, a computation over them that gives it; failing that, what the evidence holds of
+    its numbers. ``wording`` is the claim's text and ``companions`` its facts, which say
+    what a claimed value may be computed from (see :mod:`.derived`)."""
     if claim.problem is not None:
         return FactCheck(claim, matched=False)
     best: tuple[tuple[bool, int], str, Mention, MatchKind] | None = None
@@ -96,6 +105,22 @@ def find_support(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) 
             evidence=candidate,
             negation_conflict=conflict,
         )
+    for doc_id, index in evidence:
+        derivation = derive(claim, index, wording, companions)
+        if derivation is not None:
+            source = (
+                derivation.sources[0]
+                if derivation.sources
+                else index.mention_at(Span(0, 0), claim.fact)
+            )
+            return FactCheck(
+                claim,
+                matched=True,
+                match_kind=MatchKind.DERIVED,
+                evidence_doc_id=doc_id,
+                evidence=source,
+                derivation=derivation.computation,
+            )
     if elsewhere is not None:
         doc_id, candidate = elsewhere
         return FactCheck(
@@ -247,13 +272,13 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
     if group == PERIOD:
         periods = index.by_family.get(group, ())
         for mention in periods:
-            kind = _period_match(fact, mention.fact)
+            kind = period_match(fact, mention.fact)
             if kind is not None:
                 yield mention, kind
         if fact.relation is Relation.RANGE and fact.upper is not None:
             # "between 2020 and 2022": two dates, each of which the evidence may state.
             ends = [Fact(fact.category, Relation.EQ, v) for v in (fact.value, fact.upper)]
-            found = [next((m for m in periods if _period_match(e, m.fact)), None) for e in ends]
+            found = [next((m for m in periods if period_match(e, m.fact)), None) for e in ends]
             if found[0] is not None and found[1] is not None:
                 yield found[0], MatchKind.PERIOD
         if fact.category == dates.YEAR and fact.relation is Relation.EQ:
@@ -328,15 +353,6 @@ def _small_whole(fact: Fact) -> bool:
     )
 
 
-def periods_agree(claim: Mention, found: Mention) -> bool:
-    """Whether the periods two values are stated for agree: one holds the other, or
-    either value is stated for no period."""
-    if claim.period is None or found.period is None:
-        return True
-    stated, other = claim.period, found.period
-    return _period_match(stated, other) is not None or _period_match(other, stated) is not None
-
-
 def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> MatchKind | None:
     if other.relation is Relation.RANGE:
         # A value inside a range the evidence states as a limit of what is allowed or
@@ -374,65 +390,6 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         if literal.rounds_to(other.value):
             return MatchKind.APPROXIMATE
     return None
-
-
-def _period_match(claimed: Fact, found: Fact) -> MatchKind | None:
-    """Whether the evidence period supports the claimed one: it lies inside the claimed
-    period ("2024" holds "March 5, 2024"; "the second quarter" holds "fiscal 2022 second
-    quarter"; "2016" holds "May 11-22, 2016"), or the claim names one end of an evidence
-    range ("2017" of "from 2017 to 2019"). A claim more specific than the evidence is
-    not supported by it: "May 19, 2016" is not in "May 11-22, 2016", nor "12 March 2004"
-    in "the 2003-04 season"."""
-    if claimed == found:
-        return MatchKind.EXACT
-    # A claimed range states both its ends: it is supported by the same range, or by each
-    # end found on its own (see _candidates), never by a period that lies between them.
-    if claimed.relation is not Relation.EQ:
-        return None
-    if found.relation is not Relation.EQ and found.relation is not Relation.RANGE:
-        return None
-    if claimed.category == dates.CENTURY and found.category != dates.CENTURY:
-        # Any date of a hundred years is too weak a sign: "a 13th-century nobleman" is
-        # supported by the evidence naming that century, not by a year that falls in it.
-        return None
-    claim_extent = _extent(claimed)
-    found_extent = _extent(found)
-    if claim_extent is None or found_extent is None:
-        return None
-    if not claim_extent.has_year:
-        if not found_extent.has_year:
-            return None  # year-less on both sides: equal values were matched exactly
-        year = dates.year_of(found_extent)
-        if year is None:
-            return None
-        claim_extent = _extent(claimed, year)
-        if claim_extent is None:
-            return None
-    elif not found_extent.has_year:
-        return None  # "March 5" never supports "March 5, 2024"
-    if claim_extent.first <= found_extent.first and found_extent.last <= claim_extent.last:
-        return MatchKind.PERIOD
-    if found.relation is Relation.RANGE and found.upper is not None:
-        ends = (_extent(Fact(found.category, Relation.EQ, v)) for v in (found.value, found.upper))
-        if any(end == claim_extent for end in ends):
-            return MatchKind.WITHIN_RANGE
-    return None
-
-
-def _extent(fact: Fact, year: int | None = None) -> dates.Extent | None:
-    """The days a period fact covers (both ends of a range), placed in ``year`` when it
-    names none; None when the day does not exist that year."""
-    ends = [str(fact.value)] if fact.upper is None else [str(fact.value), str(fact.upper)]
-    covered: list[dates.Extent] = []
-    for end in ends:
-        if year is not None and not dates.extent(fact.category, end).has_year:
-            placed = dates.in_year(fact.category, end, year)
-            if placed is None:
-                return None
-            covered.append(placed)
-        else:
-            covered.append(dates.extent(fact.category, end))
-    return dates.Extent(covered[0].first, covered[-1].last, covered[0].has_year)
 
 
 def _clock_inside(claimed: Fact, found: Fact) -> bool:

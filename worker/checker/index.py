@@ -10,13 +10,14 @@ whether it supports the claim or only looks like it.
 from __future__ import annotations
 
 import bisect
+import datetime
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from quantcheck.worker.quantities import dates, identifiers
-from quantcheck.worker.quantities.categories import COUNT_PREFIX, IDENTIFIER, NUMBER
+from quantcheck.worker.quantities.categories import COUNT_PREFIX, IDENTIFIER, NUMBER, TIME_OF_DAY
 from quantcheck.worker.quantities.extract import Extraction
 from quantcheck.worker.quantities.facts import Fact, Mention, Relation, Span
 from quantcheck.worker.quantities.readings import Writing, written_numbers
@@ -72,6 +73,12 @@ class EvidenceIndex:
     # Every pair of small whole numbers the text joins as a score could be written
     # ("2-1", "5–4", "5 to 4", "3:2"), with where it is written.
     scores: Mapping[tuple[int, int], Span] = field(default_factory=dict)
+    # The facts that sit together, for numbers the evidence implies (see .derived): by
+    # sentence in prose, by record in data; and each data key's values across records.
+    groups: Mapping[tuple[str, int], tuple[Mention, ...]] = field(default_factory=dict)
+    series: Mapping[str, tuple[Mention, ...]] = field(default_factory=dict)
+    # Every moment a date (and its time of day) names, in seconds since the epoch, sorted.
+    moments: tuple[int, ...] = ()
     # The document itself (the same string the caller holds, not a copy), so that a
     # number read under no fact can still be quoted with its span.
     text: str = ""
@@ -130,6 +137,8 @@ class EvidenceIndex:
             codes,
             code_names,
             _scores(text),
+            *_together(text, usable),
+            _moments(extraction.mentions),
             text,
         )
 
@@ -138,6 +147,62 @@ _LEADING_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 # Two whole numbers of at most three digits joined as scores are written; the ends may
 # not continue a longer number ("3.5-4", "1,200-1,300").
 _SCORE = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:[-–—:]|-to-|\s+to\s+)\s*(\d{1,3})(?!\d|[.,]\d)")
+
+
+# A sentence ends at a full stop, question or exclamation mark before a space, or a line.
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+
+
+def _together(
+    text: str, mentions: Sequence[Mention]
+) -> tuple[dict[tuple[str, int], tuple[Mention, ...]], dict[str, tuple[Mention, ...]]]:
+    """The mentions of each sentence or record, and of each data key."""
+    ends = [match.end() for match in _SENTENCE_END.finditer(text)]
+    groups: dict[tuple[str, int], list[Mention]] = {}
+    series: dict[str, list[Mention]] = {}
+    for mention in sorted(mentions, key=lambda m: m.span.start):
+        if mention.record is not None:
+            groups.setdefault(("record", mention.record), []).append(mention)
+        else:
+            sentence = bisect.bisect_right(ends, mention.span.start)
+            groups.setdefault(("sentence", sentence), []).append(mention)
+        if mention.key is not None and mention.fact.category not in dates.PERIOD_CATEGORIES:
+            series.setdefault(mention.key, []).append(mention)
+    return (
+        {k: tuple(v) for k, v in groups.items() if len(v) > 1},
+        {k: tuple(v) for k, v in series.items() if len(v) > 1},
+    )
+
+
+def _moments(mentions: Sequence[Mention]) -> tuple[int, ...]:
+    """The moments the full dates name, each with the time of day written right after it
+    ("2024-01-04 06:00:00"), else at midnight."""
+    ordered = sorted(mentions, key=lambda m: m.span.start)
+    found: set[int] = set()
+    for position, mention in enumerate(ordered):
+        fact = mention.fact
+        if fact.category != dates.DATE or fact.relation is not Relation.EQ or mention.problem:
+            continue
+        text = str(fact.value)
+        if text.startswith("-"):
+            continue
+        seconds = 0
+        after = ordered[position + 1] if position + 1 < len(ordered) else None
+        if (
+            after is not None
+            and after.fact.category == TIME_OF_DAY
+            and after.fact.relation is Relation.EQ
+            and after.problem is None
+            and 0 <= after.span.start - mention.span.end <= 1
+        ):
+            hour, minute, *rest = (int(part) for part in str(after.fact.value).split(":"))
+            seconds = hour * 3600 + minute * 60 + (rest[0] if rest else 0)
+        day = datetime.date.fromisoformat(text)
+        found.add((day.toordinal() - _EPOCH) * 86400 + seconds)
+    return tuple(sorted(found))
+
+
+_EPOCH = datetime.date(1970, 1, 1).toordinal()
 
 
 def _scores(text: str) -> dict[tuple[int, int], Span]:

@@ -44,6 +44,9 @@ class MatchKind(StrEnum):
     # The claimed number is in the evidence under a reading that differs in a way the
     # policy accepts (see :mod:`quantcheck.worker.checker.policy`); the difference says how.
     OTHER_READING = "other_reading"
+    # Not written, but implied: a computation over evidence values gives the claimed one
+    # (see :mod:`quantcheck.worker.checker.derived`); the derivation says which.
+    DERIVED = "derived"
 
 
 def sha256_text(text: str) -> str:
@@ -100,6 +103,8 @@ class FactCheck:
     # When the claimed number is in the evidence but in a differing fact (``evidence``):
     # how it differs. Set on an accepted other_reading match and on a fact that failed.
     difference: Difference | None = None
+    # For a derived match: the computation over evidence values ("3 × 90").
+    derivation: str | None = None
 
     @property
     def evidence_span(self) -> Span | None:

@@ -25,6 +25,8 @@ def fact_label(check: FactCheck) -> str:
         return f"{label} for {mention.period.label()} (evidence: {check.other_period.label()})"
     if check.difference is not None and check.evidence is not None and not check.matched:
         return f"{label} (evidence: {check.evidence.fact.label()})"
+    if check.derivation is not None:
+        return f"{label} derived: {check.derivation}"
     return label
 
 

@@ -99,7 +99,12 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
         flags.update(found.flags)
         key = _key_path(cell)
         moved = [
-            _scaled(replace(m, span=_shifted(m.span, cell.start), period=None, key=key), cell.scale)
+            _scaled(
+                replace(
+                    m, span=_shifted(m.span, cell.start), period=None, key=key, record=cell.record
+                ),
+                cell.scale,
+            )
             for m in found.mentions
         ]
         for mention in moved:
@@ -152,6 +157,7 @@ def _data_value(
         literal=literal,
         period=period,
         key=_key_path(cell),
+        record=cell.record,
     )
 
 

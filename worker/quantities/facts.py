@@ -130,5 +130,7 @@ class Mention:
     # a value inside it is not what the text states.
     estimate: bool = False
     # For a value read from data: the key path it sits under ("main > temp_max",
-    # "detailSpec > Memory > Internal"); None in prose.
+    # "detailSpec > Memory > Internal") and the record it belongs to (one object, one
+    # table row); None in prose.
     key: str | None = None
+    record: int | None = None

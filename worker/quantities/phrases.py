@@ -232,6 +232,27 @@ NOT_WRITTEN_UNITS: frozenset[str] = frozenset((
 # The markers of the 12-hour clock, which follow a number but are no unit.
 CLOCK_MARKERS: frozenset[str] = frozenset(("am", "pm", "a.m", "p.m"))
 
+# Words that say a claimed value is computed, and so may be derived from evidence values
+# (see checker.derived): a total, a difference, a change. Without them a sum of two
+# evidence numbers is a coincidence, not support.
+TOTAL_WORDS: tuple[str, ...] = (
+    "total", "totals", "totaled", "totalled", "totaling", "totalling", "combined",
+    "altogether", "in all", "sum", "together", "cumulative", "cumulatively", "aggregate",
+    "overall",
+)
+DIFFERENCE_WORDS: tuple[str, ...] = (
+    "difference", "differ", "differs", "gap", "margin", "spread", "apart", "ahead",
+)
+CHANGE_NOUNS: tuple[str, ...] = (
+    "growth", "gain", "gains", "loss", "losses", "rise", "drop", "decline", "jump",
+    "increase", "decrease", "change", "higher", "lower", "more", "less",
+)
+# Keys of data whose values are fractions a claim may state as percentages ("pop": 0.2
+# for a 20% chance of rain).
+FRACTION_KEY_WORDS: frozenset[str] = frozenset((
+    "pop", "probability", "fraction", "ratio", "share", "proportion", "chance",
+))
+
 # Keys of data whose values are percentages though no "%" is written: "humidity": 87.
 PERCENT_KEY_WORDS: frozenset[str] = frozenset((
     "humidity", "percent", "percentage", "pct", "share", "rate_percent",

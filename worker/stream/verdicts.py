@@ -133,6 +133,7 @@ def fact_payload(check: FactCheck) -> dict[str, Any]:
         "matched": check.matched,
         "match_kind": None if check.match_kind is None else check.match_kind.value,
         "evidence": evidence,
+        "derivation": check.derivation,
         "difference": None if check.difference is None else check.difference.value,
         "negation_conflict": check.negation_conflict,
         "problem": mention.problem,
