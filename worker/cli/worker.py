@@ -168,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
         cache_size=settings.document_cache_size,
         cache_bytes=settings.document_cache_mib * MIB,
         timeouts=store_timeouts(settings),
+        # A worker may start before the first version is loaded; it answers with dead
+        # letters of kind unknown_kb_version until then.
+        create=True,
     ) as store:
         worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
         server = _metrics_server(
