@@ -100,7 +100,7 @@ def missing_extra(exc: ModuleNotFoundError, command: str) -> UsageError | None:
     if extra is None:
         return None
     return UsageError(
-        f"quantcheck {command} needs {missing}, which is not installed:"
+        f"'quantcheck {command}' needs {missing}, which is not installed:"
         f" pip install 'quantcheck[{extra}]'"
     )
 
