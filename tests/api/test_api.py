@@ -4,6 +4,8 @@ contract out, the citation gates kept."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from decimal import Decimal
 from pathlib import Path
@@ -195,3 +197,17 @@ def test_the_package_exports_the_api_lazily() -> None:
 def test_the_api_module_path_is_in_the_package() -> None:
     # The API lives in the folder of the package itself, not behind a link.
     assert Path(quantcheck.api.__file__).resolve().parent == (ROOT / "quantcheck").resolve()
+
+
+def test_the_check_imports_nothing_for_kafka_postgres_or_charts() -> None:
+    # What `pip install .` leaves out must not be needed to check (tests/deploy/test_install.py
+    # proves it in a fresh virtualenv; this says which import pulled one in, and quickly).
+    optional = ["kafka", "psycopg", "psycopg_pool", "matplotlib", "prometheus_client", "structlog"]
+    script = (
+        "import sys, quantcheck.api, quantcheck.worker.cli.check, quantcheck.worker.cli.main;"
+        f" print(sorted(m for m in {optional!r} if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr

@@ -20,6 +20,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from quantcheck.schemas import (
     AnswerEvent,
@@ -30,9 +31,13 @@ from quantcheck.schemas import (
 )
 from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.compare import ReplayedClaim, Tally, Transition
-from quantcheck.worker.replay.replayer import Replayed
 from quantcheck.worker.reports.chart import colour_of
 from quantcheck.worker.reports.summary import ordered_counts
+
+if TYPE_CHECKING:
+    # Only a type here: the replayer needs kafka-python, which `quantcheck check`, the
+    # other user of this page, does without.
+    from quantcheck.worker.replay.replayer import Replayed
 
 MAX_CLAIMS = 500
 CONTEXT_CHARS = 60
