@@ -114,7 +114,13 @@ def test_the_python_examples_print_what_their_comments_say(
 ) -> None:
     exec(compile(block, "README.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
-    said = [line.split("  # ", 1)[1] for line in block.splitlines() if line.startswith("print(")]
+    # Each print is followed by a comment saying what it prints.
+    lines = block.splitlines()
+    said = [
+        following.removeprefix("# ")
+        for line, following in zip(lines, lines[1:], strict=False)
+        if line.startswith("print(")
+    ]
     assert printed == said
 
 
