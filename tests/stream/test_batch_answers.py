@@ -17,6 +17,7 @@ from quantcheck.schemas import (
     parse_verdicts_topic_value,
     read_dead_letter_headers,
 )
+from quantcheck.schemas.limits import MAX_CITED_DOC_IDS
 from quantcheck.worker.answers.split import Uncited
 from quantcheck.worker.checker import Checker
 from quantcheck.worker.stream.batch import (
@@ -292,3 +293,17 @@ def test_with_uncited_retrieved_a_sentence_without_marker_is_checked_against_ret
     assert isinstance(record_verdict, AnswerVerdictEvent)
     assert record_verdict.status == "unsupported_quantity"
     assert letters(result) == []  # nothing fails a citation gate any more
+
+
+def test_with_uncited_retrieved_an_answer_retrieving_too_many_documents_is_dead_lettered(
+    versions: Versions,
+) -> None:
+    many = [f"D{n}" for n in range(MAX_CITED_DOC_IDS + 1)]
+    (record,) = as_records([answer("Upload files at 25 MB.", retrieved_doc_ids=many)])
+    settings = replace(SETTINGS, uncited=Uncited.RETRIEVED)
+    result = BatchProcessor(Checker(), versions, settings).process([record], checked_at=CHECKED_AT)
+    (outcome,) = result.outcomes
+    assert isinstance(outcome, DeadLettered)
+    assert outcome.kind == "check_failed"
+    assert "would cite all 65 retrieved documents" in outcome.message
+    assert verdicts(result) == []
