@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 import shutil
@@ -118,7 +119,7 @@ def test_the_python_examples_print_what_their_comments_say(
     lines = block.splitlines()
     said = [
         following.removeprefix("# ")
-        for line, following in zip(lines, lines[1:], strict=False)
+        for line, following in itertools.pairwise(lines)
         if line.startswith("print(")
     ]
     assert printed == said
