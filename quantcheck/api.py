@@ -24,6 +24,7 @@ conversion. The claim's ID and knowledge-base version are ``claim_id=`` and
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -294,17 +295,10 @@ def _numbered(texts: Sequence[str]) -> Iterable[tuple[str, str]]:
     return ((str(number), text) for number, text in enumerate(texts, start=1))
 
 
-_default: Checker | None = None
-_default_lock = threading.Lock()
-
-
+@functools.cache
 def default_checker() -> Checker:
     """The checker :func:`check` and :func:`check_answer` share, created on first use."""
-    global _default  # noqa: PLW0603 - one per process, created only when first needed
-    with _default_lock:
-        if _default is None:
-            _default = Checker()
-        return _default
+    return Checker()
 
 
 def check(
