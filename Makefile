@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[worker,test]'
+	$(PY) -m pip install --quiet -e '.[kafka,postgres,chart,langchain,test]'
 	@touch $(STAMP)
 
 venv: $(STAMP)
@@ -26,7 +26,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(PY) -m quantcheck.schemas.generate --check
 
-# Pure logic only: no broker, no database, a few seconds.
+# Pure logic only: no broker, no database.
 test-unit: $(STAMP)
 	$(PY) -m pytest -q -m "not integration and not faults" $(PYTEST_ARGS)
 

@@ -1,6 +1,6 @@
 """A RAG backend in FastAPI that answers first and hands the answer to quantcheck after.
 
-    pip install 'quantcheck[client]' fastapi uvicorn
+    pip install ./client fastapi uvicorn   # quantcheck-client, the light distribution
     export QUANTCHECK_BOOTSTRAP_SERVERS=localhost:9092 QUANTCHECK_KB_VERSION=handbook-v1
     python examples/fastapi_backend.py --port 8000
     curl -s localhost:8000/ask -H 'content-type: application/json' \\

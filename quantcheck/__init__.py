@@ -1,13 +1,40 @@
 """quantcheck: checks the numbers in RAG answers against the documents they cite.
 
+::
+
+    from quantcheck import check
+
+    verdict = check("Readings every 45 seconds.", {"S01": "Log a reading every 60 seconds."})
+    verdict.status  # unsupported_quantity
+
 Everything installs under this one name, so that nothing collides with a backend's own
-modules: :mod:`quantcheck.client` for backends that publish answers and claims,
-:mod:`quantcheck.schemas` for the event contracts, :mod:`quantcheck.worker` for the service.
+modules: :func:`check`, :func:`check_answer` and :class:`Checker` (:mod:`quantcheck.api`)
+check in-process; :mod:`quantcheck.client` publishes answers and claims from a backend;
+:mod:`quantcheck.schemas` holds the event contracts; :mod:`quantcheck.worker` is the
+service; :mod:`quantcheck.langchain` checks what a LangChain chain answers.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from quantcheck.api import AnswerVerdict, Checker, ClaimVerdict, check, check_answer
+    from quantcheck.worker.checker import Status
+
+# Loaded on first use: ``import quantcheck`` stays cheap for the command line, whose
+# ``--help`` needs none of the checker, and for the light quantcheck-client distribution,
+# which does not ship it.
+_API = {
+    "check": "quantcheck.api",
+    "check_answer": "quantcheck.api",
+    "Checker": "quantcheck.api",
+    "ClaimVerdict": "quantcheck.api",
+    "AnswerVerdict": "quantcheck.api",
+    "Status": "quantcheck.worker.checker",
+}
+_DISTRIBUTIONS = ("quantcheck", "quantcheck-client")
 
 
 @cache
@@ -16,16 +43,39 @@ def _installed_version() -> str:
     # noticeable share of a short command's start-up.
     from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
 
-    try:
-        return version("quantcheck")
-    except PackageNotFoundError:  # running from a source tree without an install
-        return "0.0.0"
+    for name in _DISTRIBUTIONS:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            continue
+    return "0.0.0"  # running from a source tree without an install
 
 
-def __getattr__(name: str) -> str:
+def __getattr__(name: str) -> Any:
     if name == "__version__":
         return _installed_version()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib  # noqa: PLC0415
+
+    try:
+        return getattr(importlib.import_module(module), name)
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("quantcheck"):
+            raise
+        raise ImportError(
+            f"quantcheck.{name} is not in the quantcheck-client distribution, which holds the"
+            " publisher and the contracts only: pip install quantcheck"
+        ) from None
 
 
-__all__ = ["__version__"]
+__all__ = [
+    "AnswerVerdict",
+    "Checker",
+    "ClaimVerdict",
+    "Status",
+    "__version__",
+    "check",
+    "check_answer",
+]

@@ -113,6 +113,10 @@ class Settings(BaseSettings):
     citation_mode: Literal["combined", "single"] = Field(
         "combined", description="combined: any cited document may support each fact; single:"
         " one must support all")
+    uncited: Literal["missing_citation", "retrieved"] = Field(
+        "missing_citation", description="what a sentence of an answer with a number and no"
+        " citation marker cites: nothing (missing_citation), or every retrieved document"
+        " (retrieved; which one the sentence rests on is then unknown)")
     evidence_cache_size: PositiveInt = Field(
         4096, description="documents whose extracted facts stay cached")
     evidence_cache_mib: Count = Field(

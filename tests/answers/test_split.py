@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from quantcheck.schemas.limits import MAX_CITED_DOC_IDS
 from quantcheck.worker.answers import SentenceClaim, split_answer
+from quantcheck.worker.answers.split import Uncited
 from quantcheck.worker.quantities.extract import extract
 from tests.answers.samples import FOUR_SENTENCES, answer, has_quantity
 
@@ -146,3 +148,36 @@ def test_the_longest_answer_of_markers_splits() -> None:
     claims = split(text)
     assert len(claims) == 1429
     assert all(c.cited_doc_ids == ("S01",) for c in claims[:-1])
+
+
+def test_uncited_retrieved_cites_what_retrieval_supplied_where_there_is_no_marker() -> None:
+    text = "Good question. Log every 15 seconds [1]. Upload files at 25 MB. Thanks!"
+    claims = split_answer(
+        answer(text, retrieved_doc_ids=["S05", "S02", "S05"]),
+        has_quantity=has_quantity,
+        uncited=Uncited.RETRIEVED,
+    )
+    assert [c.cited_doc_ids for c in claims] == [(), ("S01",), ("S05", "S02"), ()]
+    assert [c.cites_retrieved for c in claims] == [False, False, True, False]
+    # A sentence without a number is still no citation failure.
+    assert [c.citation_gates for c in claims] == [False, True, True, False]
+
+
+def test_uncited_retrieved_without_retrieved_documents_still_cites_nothing() -> None:
+    (claim,) = split_answer(
+        answer("Upload files at 25 MB.", retrieved_doc_ids=[]),
+        has_quantity=has_quantity,
+        uncited=Uncited.RETRIEVED,
+    )
+    assert claim.cited_doc_ids == ()
+    assert not claim.cites_retrieved
+
+
+def test_uncited_retrieved_refuses_more_documents_than_a_claim_may_cite() -> None:
+    many = [f"D{n}" for n in range(MAX_CITED_DOC_IDS + 1)]
+    with pytest.raises(ValueError, match=f"would cite all {len(many)} retrieved documents"):
+        split_answer(
+            answer("Upload files at 25 MB.", retrieved_doc_ids=many),
+            has_quantity=has_quantity,
+            uncited=Uncited.RETRIEVED,
+        )

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from quantcheck.worker.cli.main import main
+from quantcheck.worker.store import open_store
 from tests.support.postgres import ROOT
 
 TUTORIAL_SUMMARY = [
@@ -256,6 +257,8 @@ def test_unknown_store_version_is_a_usage_error(
     capsys: pytest.CaptureFixture[str], claims: Path, tmp_path: Path
 ) -> None:
     store = f"sqlite:///{tmp_path / 'kb.db'}"
+    with open_store(store):
+        pass  # a store without that version
     status, out, err = run(
         capsys, "check", "--store", store, "--kb-version", "v9", "--claims", str(claims)
     )

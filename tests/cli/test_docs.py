@@ -90,6 +90,8 @@ def test_conflicting_reload_exits_2_and_keeps_v1(
 def test_list_plain_text(
     capsys: pytest.CaptureFixture[str], store_url: str, handbook: Path, handbook_v2: Path
 ) -> None:
+    with open_store(store_url):
+        pass  # an empty store
     status, out, _ = run(capsys, "docs", "list", "--store", store_url)
     assert status == 0
     assert out.split() == ["KB_VERSION", "DOCUMENTS", "LOADED_AT", "MANIFEST_SHA256"]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from quantcheck.schemas import parse_claim
+from quantcheck.schemas import AnswerEvent, parse_claim, parse_claims_topic_value
 from quantcheck.worker.cli.main import main
 from tests.stream.samples import CLAIMS, sample_claims
 from tests.support.kafka import KafkaBroker, consume_all, create_topics
@@ -109,3 +110,36 @@ def test_csv_claims_need_a_knowledge_base_version(capsys: pytest.CaptureFixture[
     assert status == 2
     assert "kb_version" in err
     assert "--kb-version" in err
+
+
+@pytest.mark.integration
+def test_a_file_of_answers_needs_no_event_type(
+    capsys: pytest.CaptureFixture[str],
+    kafka_broker: KafkaBroker,
+    unique_topic: Names,
+    tmp_path: Path,
+) -> None:
+    topic = unique_topic("claims")
+    create_topics(kafka_broker.bootstrap, [topic])
+    answer = {
+        "schema_version": 1,
+        "answer_id": "A1",
+        "answer_text": "Log a reading every 15 seconds [1].",
+        "citations": {"1": "S01"},
+        "retrieved_doc_ids": ["S01"],
+        "kb_version": "v1",
+        "produced_at": "2026-06-01T12:00:00Z",
+    }
+    path = tmp_path / "answers.jsonl"
+    path.write_text(json.dumps(answer) + "\n", encoding="utf-8")
+    status, out, err = publish(
+        capsys, "--bootstrap-servers", kafka_broker.bootstrap, "--topic", topic, "--answers",
+        str(path),
+    )  # fmt: skip
+    assert (status, err) == (0, "")
+    assert out == f"published 1 answers to {topic}\n"
+    (record,) = consume_all(kafka_broker.bootstrap, topic, expected=None)
+    # Published as the worker reads an answer: naming itself.
+    event = parse_claims_topic_value(record.value)
+    assert isinstance(event, AnswerEvent)
+    assert (record.key, event.answer_text) == (b"A1", answer["answer_text"])

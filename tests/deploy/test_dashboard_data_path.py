@@ -61,9 +61,9 @@ WARM_UP = (
     "claim_id,claim_text,cited_doc_id,retrieved_doc_ids\n"
     "W01,Do not raise the high-temperature alarm at 45 degrees Celsius.,S04,S04\n"
 )
-# Grafana's variables as the dashboard opens: every model and retriever; a rate interval
-# that covers the run.
-VARIABLES = {"$model": ".*", "$retriever": ".*", "$__rate_interval": WINDOW}
+# Grafana's variables as the dashboard opens: the job that scrapes the workers (the first
+# its job variable lists), every model and retriever, a rate interval that covers the run.
+VARIABLES = {"$job": "quantcheck", "$model": ".*", "$retriever": ".*", "$__rate_interval": WINDOW}
 
 Names = Callable[[str], str]
 
@@ -407,7 +407,9 @@ def poll_until_equal(
 
 
 def check_variables(prometheus: Prometheus) -> None:
-    """The dashboard's model and retriever choices list what the run used."""
+    """The dashboard's job, model and retriever choices list what the run used."""
+    jobs = prometheus.get("/api/v1/label/job/values", **{"match[]": "quantcheck_worker_up"})
+    assert jobs == [VARIABLES["$job"]]
     models = prometheus.get(
         "/api/v1/label/model/values", **{"match[]": "quantcheck_verdicts_total"}
     )

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from quantcheck.worker.cli.main import main
+from quantcheck.worker.store import open_store
 
 # Nothing listens here: every case below must fail before a connection is tried.
 UNREACHABLE = ["--bootstrap-servers", "127.0.0.1:9", "--store", "sqlite:///:memory:"]
@@ -66,7 +67,10 @@ def test_bad_arguments_exit_2_with_one_line(
 def test_an_unknown_override_version_is_refused_before_kafka(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    store = ["--bootstrap-servers", "127.0.0.1:9", "--store", f"sqlite:///{tmp_path}/s.db"]
+    url = f"sqlite:///{tmp_path}/s.db"
+    with open_store(url):
+        pass  # a store without that version
+    store = ["--bootstrap-servers", "127.0.0.1:9", "--store", url]
     assert main(["replay", *store, "--kb-version-override", "v7"]) == 2
     err = capsys.readouterr().err
     assert err == "quantcheck: error: unknown knowledge-base version 'v7'\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,6 +17,8 @@ from quantcheck.schemas import (
     parse_verdicts_topic_value,
     read_dead_letter_headers,
 )
+from quantcheck.schemas.limits import MAX_CITED_DOC_IDS
+from quantcheck.worker.answers.split import Uncited
 from quantcheck.worker.checker import Checker
 from quantcheck.worker.stream.batch import (
     BatchProcessor,
@@ -272,3 +275,35 @@ def test_an_answer_the_splitter_fails_on_is_dead_lettered_whole(
     assert (whole.kind, whole.answer_id) == ("check_failed", "A01")
     assert whole.message == "the split failed: ValueError: no sentences here"
     assert isinstance(claim, Checked)
+
+
+def test_with_uncited_retrieved_a_sentence_without_marker_is_checked_against_retrieval(
+    versions: Versions,
+) -> None:
+    (record,) = as_records([answer(MIXED_MARKERS, retrieved_doc_ids=["S01", "S02", "S05"])])
+    settings = replace(SETTINGS, uncited=Uncited.RETRIEVED)
+    result = BatchProcessor(Checker(), versions, settings).process([record], checked_at=CHECKED_AT)
+    *claims, record_verdict = verdicts(result)
+    fourth = claims[3]
+    assert isinstance(fourth, VerdictEvent)
+    # "retried after 5 minutes" is in S05, which retrieval supplied and no marker named.
+    assert (fourth.status, fourth.cited_doc_ids) == ("supported", ["S01", "S02", "S05"])
+    assert "cites_retrieved" in fourth.flags
+    assert all("cites_retrieved" not in c.flags for c in claims[:3] if isinstance(c, VerdictEvent))
+    assert isinstance(record_verdict, AnswerVerdictEvent)
+    assert record_verdict.status == "unsupported_quantity"
+    assert letters(result) == []  # nothing fails a citation gate any more
+
+
+def test_with_uncited_retrieved_an_answer_retrieving_too_many_documents_is_dead_lettered(
+    versions: Versions,
+) -> None:
+    many = [f"D{n}" for n in range(MAX_CITED_DOC_IDS + 1)]
+    (record,) = as_records([answer("Upload files at 25 MB.", retrieved_doc_ids=many)])
+    settings = replace(SETTINGS, uncited=Uncited.RETRIEVED)
+    result = BatchProcessor(Checker(), versions, settings).process([record], checked_at=CHECKED_AT)
+    (outcome,) = result.outcomes
+    assert isinstance(outcome, DeadLettered)
+    assert outcome.kind == "check_failed"
+    assert "would cite all 65 retrieved documents" in outcome.message
+    assert verdicts(result) == []

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from quantcheck.schemas import AnswerEvent, ClaimEvent
-from quantcheck.worker.answers.split import SentenceClaim, split_answer
+from quantcheck.worker.answers.split import SentenceClaim, Uncited, split_answer
 from quantcheck.worker.checker.model import Claim, FactCheck, Verdict
 from quantcheck.worker.quantities.categories import Scope
 from quantcheck.worker.quantities.extract import extract
@@ -37,15 +37,23 @@ class AnswerSentence:
         )
 
 
-def answer_sentences(answer: AnswerEvent, *, scope: Scope) -> tuple[AnswerSentence, ...]:
-    """The claims of ``answer``, one per sentence, as claim events ``<answer_id>:<n>``."""
+CITES_RETRIEVED_FLAG = "cites_retrieved"
+"""The flag of a sentence's verdict when the sentence had no marker and was checked against
+every retrieved document (see :class:`~quantcheck.worker.answers.split.Uncited`)."""
+
+
+def answer_sentences(
+    answer: AnswerEvent, *, scope: Scope, uncited: Uncited = Uncited.MISSING_CITATION
+) -> tuple[AnswerSentence, ...]:
+    """The claims of ``answer``, one per sentence, as claim events ``<answer_id>:<n>``;
+    ``uncited`` says what a sentence with a quantity and no marker cites."""
 
     def has_quantity(text: str) -> bool:
         return bool(extract(text, scope=scope).mentions)
 
     return tuple(
         AnswerSentence(sentence, _event(answer, sentence))
-        for sentence in split_answer(answer, has_quantity=has_quantity)
+        for sentence in split_answer(answer, has_quantity=has_quantity, uncited=uncited)
     )
 
 
@@ -69,7 +77,8 @@ def _event(answer: AnswerEvent, sentence: SentenceClaim) -> ClaimEvent:
 
 
 def in_answer(verdict: Verdict, sentence: SentenceClaim) -> Verdict:
-    """``verdict`` with every span in the claim text moved to the answer text."""
+    """``verdict`` with every span in the claim text moved to the answer text, flagged
+    ``cites_retrieved`` when the sentence's citations are the retrieved documents."""
 
     def moved(span: Span) -> Span:
         place = sentence.span_in_answer(span.start, span.end)
@@ -82,4 +91,13 @@ def in_answer(verdict: Verdict, sentence: SentenceClaim) -> Verdict:
     aside: tuple[SetAside, ...] = tuple(
         replace(number, span=moved(number.span)) for number in verdict.set_aside
     )
-    return replace(verdict, facts=tuple(fact(c) for c in verdict.facts), set_aside=aside)
+    # Flagged here, not by the checker: its verdicts are cached by text and documents, and
+    # the same sentence cited by a marker gets the same verdict without the flag.
+    flags = (
+        tuple(sorted({*verdict.flags, CITES_RETRIEVED_FLAG}))
+        if sentence.cites_retrieved
+        else verdict.flags
+    )
+    return replace(
+        verdict, facts=tuple(fact(c) for c in verdict.facts), flags=flags, set_aside=aside
+    )

@@ -12,6 +12,12 @@ Whether a sentence states a quantity is the extractor's call, passed in as
 no marker gets no citation (and fails the citation gate), while one with neither is
 exempt from the citation gates (``citation_gates`` is false) and is reported as having
 no quantity, not as a citation failure.
+
+An answer whose sources come back beside the text rather than as markers (a chain that
+returns ``{"answer": ..., "context": [...]}``) can instead have every sentence that states
+a quantity and has no marker cite all the documents retrieval supplied
+(:attr:`Uncited.RETRIEVED`). The check then still finds a wrong number, but it cannot tell
+which source a sentence rests on: a number found in any retrieved document supports it.
 """
 
 from __future__ import annotations
@@ -19,8 +25,10 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
 from quantcheck.schemas import AnswerEvent
+from quantcheck.schemas.limits import MAX_CITED_DOC_IDS
 from quantcheck.worker.answers.markers import Marker, find_markers
 from quantcheck.worker.answers.offsets import OffsetMap, Span
 from quantcheck.worker.answers.sentences import sentence_spans
@@ -30,6 +38,15 @@ QuantityTest = Callable[[str], bool]
 mention)."""
 
 _SPACES = frozenset(" \t\u00a0")
+
+
+class Uncited(StrEnum):
+    """What a sentence that states a quantity but has no citation marker cites."""
+
+    MISSING_CITATION = "missing_citation"
+    """Nothing: it fails the citation gate as missing_citation."""
+    RETRIEVED = "retrieved"
+    """Every document retrieval supplied for the answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +65,8 @@ class SentenceClaim:
     citation_gates: bool
     """False for a sentence with neither a marker nor a quantity: it is reported as
     needs_review_no_quantity without passing the citation gates."""
+    cites_retrieved: bool
+    """True when it had no marker and cites the retrieved documents (:attr:`Uncited.RETRIEVED`)."""
     text_offsets: OffsetMap
     """The answer less every marker; ``text`` starts at ``text_start`` in it."""
     text_start: int
@@ -59,8 +78,19 @@ class SentenceClaim:
         return self.text_offsets.span_to_original(self.text_start + start, self.text_start + end)
 
 
-def split_answer(answer: AnswerEvent, *, has_quantity: QuantityTest) -> tuple[SentenceClaim, ...]:
-    """The claims of ``answer``, one per sentence that has a letter or digit."""
+def split_answer(
+    answer: AnswerEvent,
+    *,
+    has_quantity: QuantityTest,
+    uncited: Uncited = Uncited.MISSING_CITATION,
+) -> tuple[SentenceClaim, ...]:
+    """The claims of ``answer``, one per sentence that has a letter or digit; ``uncited``
+    says what a sentence with a quantity and no marker cites.
+
+    Raises ValueError when such a sentence would cite the retrieved documents and there are
+    more of them than one claim may cite.
+    """
+    retrieved = tuple(dict.fromkeys(answer.retrieved_doc_ids))
     known = {*answer.citations, *answer.retrieved_doc_ids}
     markers = find_markers(answer.answer_text, known)
     offsets = OffsetMap.removing(answer.answer_text, _removed(answer.answer_text, markers))
@@ -76,14 +106,26 @@ def split_answer(answer: AnswerEvent, *, has_quantity: QuantityTest) -> tuple[Se
         span = offsets.span_to_original(sentence.start, sentence.end)
         if own:
             span = Span(min(span.start, own[0].start), max(span.end, own[-1].end))
+        cited = _cited(own, answer.citations)
+        gated = bool(own) or has_quantity(text)
+        cites_retrieved = gated and not own and uncited is Uncited.RETRIEVED and bool(retrieved)
+        if cites_retrieved:
+            if len(retrieved) > MAX_CITED_DOC_IDS:
+                raise ValueError(
+                    f"sentence {number} has no citation marker and would cite all"
+                    f" {len(retrieved)} retrieved documents; a claim cites at most"
+                    f" {MAX_CITED_DOC_IDS}"
+                )
+            cited = retrieved
         claims.append(
             SentenceClaim(
                 claim_id=f"{answer.answer_id}:{number}",
                 text=text,
                 span=span,
                 markers=tuple(own),
-                cited_doc_ids=_cited(own, answer.citations),
-                citation_gates=bool(own) or has_quantity(text),
+                cited_doc_ids=cited,
+                citation_gates=gated,
+                cites_retrieved=cites_retrieved,
                 text_offsets=offsets,
                 text_start=sentence.start,
             )

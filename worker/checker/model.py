@@ -122,3 +122,8 @@ class Verdict:
     flags: tuple[str, ...] = ()
     evidence: tuple[EvidenceRef, ...] = ()
     set_aside: tuple[SetAside, ...] = ()
+
+    @property
+    def supported(self) -> bool:
+        """True when every number of the claim is in the cited evidence."""
+        return self.status is Status.SUPPORTED

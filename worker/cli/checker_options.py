@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from quantcheck.worker.answers.split import Uncited
 from quantcheck.worker.checker import CheckOptions, CitationMode
 from quantcheck.worker.errors import UsageError
 from quantcheck.worker.quantities.categories import Scope
@@ -14,6 +15,7 @@ CHECK_SETTINGS: tuple[str, ...] = (
     "scope",
     "bare_numbers",
     "citation_mode",
+    "uncited",
     "evidence_cache_size",
     "evidence_cache_mib",
 )
@@ -30,6 +32,11 @@ def check_options(settings: Settings) -> CheckOptions:
         evidence_cache_size=settings.evidence_cache_size,
         evidence_cache_bytes=settings.evidence_cache_mib * MIB,
     )
+
+
+def uncited_of(settings: Settings) -> Uncited:
+    """What a sentence of an answer with a number and no marker cites."""
+    return Uncited(settings.uncited)
 
 
 def scope_of(settings: Settings) -> Scope:

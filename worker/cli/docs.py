@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 
+from quantcheck.worker.cli.progress import file_progress
 from quantcheck.worker.cli.stores import opened_store
 from quantcheck.worker.errors import InputError, UsageError
 from quantcheck.worker.inputs.documents import iter_documents
@@ -56,58 +54,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
     diff.set_defaults(run=run_diff)
 
 
-@contextmanager
-def _progress(path: str) -> Iterator[Callable[[int], None] | None]:
-    """A byte-count progress bar on an interactive stderr, else nothing."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    # rich is imported only when drawn: every quantcheck command imports this module.
-    from rich.console import Console  # noqa: PLC0415
-    from rich.progress import (  # noqa: PLC0415
-        BarColumn,
-        DownloadColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-        TransferSpeedColumn,
-    )
-
-    try:
-        total: int | None = os.path.getsize(path)
-    except OSError:
-        total = None  # iter_documents reports the problem in its own words
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        DownloadColumn(),
-        TransferSpeedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("validating", total=total)
-
-        def advance(offset: int) -> None:
-            bar.update(task, completed=offset)
-            if total is not None and offset >= total:
-                bar.update(task, description="publishing")
-
-        yield advance
-
-
 def run_load(args: argparse.Namespace) -> int:
     """Load FILE as ``--kb-version``; prints the counts and the manifest hash."""
     settings = load_settings(args, _VERSIONED)
     kb_version = validate_kb_version(settings.kb_version)
-    with _progress(args.file) as progress:
+    with file_progress(args.file, "validating", done="publishing") as progress:
         documents = iter_documents(args.file, progress=progress)
         # Reading the first row before opening the store means a missing file or a bad
         # header is reported without creating or touching any database.
         first = next(documents, None)
         if first is None:
             raise InputError("the file holds no documents", source=args.file)
-        with opened_store(settings.store_url) as store:
+        with opened_store(settings.store_url, create=True) as store:
             result = store.load_version(kb_version, itertools.chain([first], documents))
     info = result.version
     outcome = "unchanged" if result.unchanged else "loaded"

@@ -1,9 +1,12 @@
 """Entry point of the ``quantcheck`` command: parses arguments and maps errors to exit codes.
 
-Exit codes: 0 the command ran; 1 a ``--fail-on`` status occurred; 2 a user's mistake
-(reported in one line on stderr, never a traceback); 3 replay found differences; 141 the
-reader of the output went away (``| head``), as a shell reports a process ended by
-SIGPIPE, without a word on stderr.
+Exit codes: 0 the command ran; 1 a ``--fail-on`` status occurred; 2 a user's mistake,
+including a command whose optional dependencies are not installed (reported in one line on
+stderr, never a traceback); 3 replay found differences, or the worker gave up on a fatal
+failure; 4 ``check`` could not check some claims (their status is ``check_failed``, the
+exception in their reason) but checked every other; 70 an internal error, a bug, with its
+traceback on stderr; 130 interrupted (Ctrl-C); 141 the reader of the output went away
+(``| head``), as a shell reports a process ended by SIGPIPE, without a word on stderr.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import argparse
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,7 +34,21 @@ COMMANDS: dict[str, str] = {
 }
 
 EXIT_USAGE = 2
+# sysexits.h's EX_SOFTWARE: distinct from every status a command returns by design.
+EXIT_INTERNAL = 70
 EXIT_BROKEN_PIPE = 128 + 13
+
+# The extra that installs each optional dependency, for the one line that names it.
+EXTRAS: dict[str, str] = {
+    "kafka": "kafka",
+    "crc32c": "kafka",
+    "prometheus_client": "kafka",
+    "structlog": "kafka",
+    "psycopg": "postgres",
+    "psycopg_pool": "postgres",
+    "matplotlib": "chart",
+    "langchain_core": "langchain",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,40 +89,67 @@ def _requested(argv: Sequence[str]) -> str:
 
 
 def _command_module(name: str) -> Any:
-    try:
-        return importlib.import_module(f"quantcheck.worker.cli.{name}")
-    except ModuleNotFoundError as exc:
-        missing = (exc.name or "").partition(".")[0]
-        if missing in {"quantcheck", ""}:
-            raise
-        # Installed as ``quantcheck[client]``: the contracts and the publisher only.
-        raise UsageError(
-            f"the command line needs {missing}, which is not installed:"
-            " pip install 'quantcheck[worker]'"
-        ) from None
+    return importlib.import_module(f"quantcheck.worker.cli.{name}")
+
+
+def missing_extra(exc: ModuleNotFoundError, command: str) -> UsageError | None:
+    """The one-line error for an optional dependency of ``command`` that is not installed,
+    naming the extra that brings it; None for any other missing module (a bug)."""
+    missing = (exc.name or "").partition(".")[0]
+    extra = EXTRAS.get(missing)
+    if extra is None:
+        return None
+    return UsageError(
+        f"'quantcheck {command}' needs {missing}, which is not installed:"
+        f" pip install 'quantcheck[{extra}]'"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    command = _requested(arguments)
     try:
         try:
-            arguments = sys.argv[1:] if argv is None else list(argv)
-            args = build_parser(_requested(arguments) or "").parse_args(arguments)
+            args = build_parser(command).parse_args(arguments)
             status: int = args.run(args)
             # Written here, so that a reader gone away is noticed while it can be handled.
             sys.stdout.flush()
         except UsageError as exc:
-            message = str(exc).replace("\n", " ")
-            if not message.startswith("quantcheck"):
-                message = f"quantcheck: error: {message}"
-            print(message, file=sys.stderr)
-            return EXIT_USAGE
+            return _usage(exc)
+        except ModuleNotFoundError as exc:
+            # Optional dependencies are imported where they are used, so a command finds
+            # out it lacks one only when it gets there.
+            usage = missing_extra(exc, command)
+            if usage is None:
+                return _internal_error()
+            return _usage(usage)
         except KeyboardInterrupt:
             return 130
+        except BrokenPipeError:
+            raise  # handled below, also when it happens while reporting another error
+        except Exception:
+            return _internal_error()
     except BrokenPipeError:
         _discard_stdout()
         return EXIT_BROKEN_PIPE
     return status
+
+
+def _usage(exc: UsageError) -> int:
+    message = str(exc).replace("\n", " ")
+    if not message.startswith("quantcheck"):
+        message = f"quantcheck: error: {message}"
+    print(message, file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _internal_error() -> int:
+    """Report the exception being handled as the bug it is; never the status of a
+    ``--fail-on`` hit or of a usage error."""
+    traceback.print_exc(file=sys.stderr)
+    print("quantcheck: internal error: the traceback above is a bug in quantcheck", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 def _discard_stdout() -> None:

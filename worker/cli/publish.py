@@ -6,7 +6,7 @@ import argparse
 
 from kafka.errors import KafkaError
 
-from quantcheck.worker.errors import InputError, UsageError
+from quantcheck.worker.errors import UsageError
 from quantcheck.worker.inputs.claims import AnswerRow, ClaimDefaults, iter_claims
 from quantcheck.worker.settings import BY_NAME, add_settings, load_settings
 from quantcheck.worker.stream.clients import plain_producer
@@ -39,7 +39,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
         "file", metavar="FILE", nargs="?", help="claims (.csv) or claim and answer events (.jsonl)"
     )
     source.add_argument(
-        "--answers", metavar="FILE", help="answer events, one per line (.jsonl): nothing else"
+        "--answers",
+        metavar="FILE",
+        help='answer events, one per line (.jsonl), with or without "event_type": "answer"',
     )
     parser.set_defaults(run=run)
 
@@ -55,11 +57,8 @@ def run(args: argparse.Namespace) -> int:
     )
     path = args.answers or args.file
     # Every row is validated before the first is sent, so a bad file publishes nothing.
-    rows = list(iter_claims(path, defaults=defaults))
+    rows = list(iter_claims(path, defaults=defaults, answers=args.answers is not None))
     answers = sum(isinstance(row, AnswerRow) for row in rows)
-    if args.answers is not None and answers != len(rows):
-        claim = next(row for row in rows if not isinstance(row, AnswerRow))
-        raise InputError("a claim event in a file of answers", source=path, row=claim.row)
     events = [row.event for row in rows]
     with plain_producer(connection, client_id="quantcheck-publish", close_timeout_s=5) as producer:
         try:

@@ -14,7 +14,7 @@ import sys
 from quantcheck.schemas import DEAD_LETTER_KINDS, STATUSES
 from quantcheck.worker.checker import Checker
 from quantcheck.worker.cli.arguments import whole_number
-from quantcheck.worker.cli.checker_options import CHECK_SETTINGS, check_options
+from quantcheck.worker.cli.checker_options import CHECK_SETTINGS, check_options, uncited_of
 from quantcheck.worker.cli.stores import opened_store
 from quantcheck.worker.errors import TransientError, UsageError
 from quantcheck.worker.replay.outputs import output_format
@@ -210,6 +210,7 @@ def replay_options(args: argparse.Namespace, settings: Settings) -> ReplayOption
         publish_to=args.publish_to,
         republish_to=args.republish_to,
         max_message_bytes=settings.max_message_bytes,
+        uncited=uncited_of(settings),
         progress={"auto": None, "always": True, "never": False}[args.progress],
     )
 

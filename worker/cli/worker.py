@@ -17,7 +17,7 @@ from types import FrameType
 import structlog
 
 from quantcheck.worker.checker import Checker
-from quantcheck.worker.cli.checker_options import CHECK_SETTINGS, check_options
+from quantcheck.worker.cli.checker_options import CHECK_SETTINGS, check_options, uncited_of
 from quantcheck.worker.cli.stores import opened_store
 from quantcheck.worker.errors import UsageError
 from quantcheck.worker.observability.http import (
@@ -121,6 +121,7 @@ def worker_options(settings: Settings) -> WorkerOptions:
         session_timeout_ms=settings.session_timeout_ms,
         call_timeout_s=settings.kafka_call_timeout_s,
         static_membership=static_membership(settings, instance_id),
+        uncited=uncited_of(settings),
     )
 
 
@@ -167,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
         cache_size=settings.document_cache_size,
         cache_bytes=settings.document_cache_mib * MIB,
         timeouts=store_timeouts(settings),
+        # A worker may start before the first version is loaded; it answers with dead
+        # letters of kind unknown_kb_version until then.
+        create=True,
     ) as store:
         worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
         server = _metrics_server(

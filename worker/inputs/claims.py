@@ -9,7 +9,8 @@ CSV
     and passed through to result files.
 JSON Lines
     One claim event or answer event per line, exactly as published to the claims topic
-    (an answer names itself with ``"event_type": "answer"``).
+    (an answer names itself with ``"event_type": "answer"``). A file read as answers only
+    (``answers=True``) may leave ``event_type`` out: every line is an answer.
 
 Fields a CSV lacks (knowledge-base version, model, retriever) come from
 :class:`ClaimDefaults`. Every problem is an InputError naming file, row and column.
@@ -17,6 +18,7 @@ Fields a CSV lacks (knowledge-base version, model, retriever) come from
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,10 +26,24 @@ from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
-from quantcheck.schemas import AnswerEvent, ClaimDecodeError, ClaimEvent, parse_claims_topic_value
+from quantcheck.schemas import (
+    ANSWER_EVENT_TYPE,
+    AnswerEvent,
+    ClaimDecodeError,
+    ClaimEvent,
+    parse_answer,
+    parse_claims_topic_value,
+)
 from quantcheck.worker.checker.model import Status
 from quantcheck.worker.errors import InputError
-from quantcheck.worker.inputs.rows import SURROGATE, csv_rows, file_format, json_lines, open_binary
+from quantcheck.worker.inputs.rows import (
+    SURROGATE,
+    ProgressCallback,
+    csv_rows,
+    file_format,
+    json_lines,
+    open_binary,
+)
 
 FORMATS: dict[str, str] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 REQUIRED_COLUMNS: tuple[str, ...] = ("claim_id", "claim_text", "cited_doc_id", "retrieved_doc_ids")
@@ -81,19 +97,30 @@ def split_ids(value: str) -> list[str]:
 
 
 def iter_claims(
-    path: str | os.PathLike[str], *, defaults: ClaimDefaults | None = None
+    path: str | os.PathLike[str],
+    *,
+    defaults: ClaimDefaults | None = None,
+    answers: bool = False,
+    progress: ProgressCallback | None = None,
 ) -> Iterator[ClaimRow | AnswerRow]:
     """Yield the claims and answers of a CSV or JSON Lines file in file order, validating
-    each."""
+    each. With ``answers`` the file must be JSON Lines of answers only. ``progress`` is
+    called with the bytes read so far, every megabyte and at the end."""
     source = os.fspath(path)
     kind = file_format(source, FORMATS)
+    if answers and kind != "jsonl":
+        raise InputError("a file of answers is JSON Lines (.jsonl)", source=source)
     fill = defaults or ClaimDefaults()
     seen: dict[str, int] = {}
     with open_binary(source) as handle:
-        rows = (
-            _csv_claims(csv_rows(handle, source, required=REQUIRED_COLUMNS), source, fill)
+        rows: Iterator[ClaimRow | AnswerRow] = (
+            _csv_claims(
+                csv_rows(handle, source, required=REQUIRED_COLUMNS, progress=progress),
+                source,
+                fill,
+            )
             if kind == "csv"
-            else _jsonl_claims(json_lines(handle, source), source, fill)
+            else _jsonl_claims(json_lines(handle, source, progress=progress), source, answers)
         )
         for claim in rows:
             event = claim.event
@@ -155,15 +182,27 @@ def _csv_claims(
 
 
 def _jsonl_claims(
-    lines: Iterator[tuple[int, str]], source: str, fill: ClaimDefaults
+    lines: Iterator[tuple[int, str]], source: str, answers: bool
 ) -> Iterator[ClaimRow | AnswerRow]:
-    del fill  # an event carries every field itself
+    # An event carries every field itself: no defaults are filled in.
     for row, line in lines:
+        raw = line.encode("utf-8", "surrogateescape")
         try:
-            event = parse_claims_topic_value(line.encode("utf-8", "surrogateescape"))
+            event = _answer(raw) if answers else parse_claims_topic_value(raw)
         except ClaimDecodeError as exc:
             raise InputError(exc.message, source=source, row=row) from None
         yield AnswerRow(row, event) if isinstance(event, AnswerEvent) else ClaimRow(row, event)
+
+
+def _answer(raw: bytes) -> AnswerEvent:
+    """An answer line, which in a file of answers need not say ``"event_type": "answer"``."""
+    try:
+        document = json.loads(raw)
+    except ValueError:
+        return parse_answer(raw)  # which names what is wrong with it, as for any event
+    if isinstance(document, dict) and "event_type" not in document:
+        raw = json.dumps({"event_type": ANSWER_EVENT_TYPE, **document}).encode("utf-8")
+    return parse_answer(raw)
 
 
 def _timestamp(value: str, source: str, row: int) -> datetime:

@@ -66,7 +66,8 @@ def csv_rows(
     """Data rows of a CSV file as ``(row, {column: value})`` for every header column.
 
     Column names are matched without surrounding space or letter case; a name given twice,
-    or a missing required column, is an InputError. Blank rows are skipped.
+    a missing required column, or a row with more or fewer fields than the header is an
+    InputError. Blank rows are skipped.
     """
     # The csv module's field limit is process-wide; raise it once to our own row bound.
     if csv.field_size_limit() < MAX_ROW_BYTES:
@@ -96,7 +97,14 @@ def csv_rows(
             return
         if not any(field.strip() for field in record):
             continue  # blank rows, as spreadsheets leave at the end
-        yield row, {name: record[i] if i < len(record) else "" for i, name in enumerate(names)}
+        if len(record) != len(names):
+            # A field too many or too few shifts every value after it into the wrong column.
+            raise InputError(
+                f"the row has {len(record)} fields, the header {len(names)}",
+                source=source,
+                row=row,
+            )
+        yield row, dict(zip(names, record, strict=True))
 
 
 def json_lines(

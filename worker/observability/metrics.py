@@ -178,7 +178,7 @@ class Metrics:
         )
         self._end_to_end = Histogram(
             "end_to_end_latency_seconds",
-            "Time from a claim's record timestamp to its verdict being committed.",
+            "Time from a claim's produced_at to its verdict being committed.",
             namespace=NAMESPACE,
             registry=registry,
             buckets=LATENCY_BUCKETS,
@@ -294,7 +294,7 @@ class Metrics:
         self._store_errors.inc()
 
     def observe_end_to_end(self, seconds: float) -> None:
-        """Observe one claim's latency from its record timestamp to its committed verdict."""
+        """Observe one claim's latency from its produced_at to its committed verdict."""
         # Producer and worker clocks can disagree by a little; a negative observation
         # would pull the histogram's _sum below what was really measured.
         self._end_to_end.observe(max(seconds, 0.0))

@@ -7,21 +7,37 @@ claim, a document or a verdict is HTML-escaped.
 
 Only the first :data:`MAX_CLAIMS` differing claims get a table (the page says how many were
 left out), so the report's memory stays bounded however long the replay.
+
+``quantcheck check --report`` makes the same page of an offline run: its claims are kept
+by another rule (not supported, or not as expected) and worded as checked against
+expected (:data:`CHECK_WORDING`).
 """
 
 from __future__ import annotations
 
 import html
 import os
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from quantcheck.schemas import ClaimEvent, FactResult, VerdictEvent, parse_verdicts_topic_value
+from quantcheck.schemas import (
+    AnswerEvent,
+    ClaimEvent,
+    FactResult,
+    VerdictEvent,
+    parse_verdicts_topic_value,
+)
 from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.compare import ReplayedClaim, Tally, Transition
-from quantcheck.worker.replay.replayer import Replayed
 from quantcheck.worker.reports.chart import colour_of
 from quantcheck.worker.reports.summary import ordered_counts
+
+if TYPE_CHECKING:
+    # Only a type here: the replayer needs kafka-python, which `quantcheck check`, the
+    # other user of this page, does without.
+    from quantcheck.worker.replay.replayer import Replayed
 
 MAX_CLAIMS = 500
 CONTEXT_CHARS = 60
@@ -46,6 +62,74 @@ mark.matched { background: #c8e6c9; } mark.missing { background: #ffcdd2; }
 mark.evidence { background: #fff59d; }
 .status { font-weight: 600; } .muted { color: #757575; }
 """
+
+
+def _replayed_from(claim: ReplayedClaim) -> list[tuple[str, str]]:
+    read, source = claim.read_at, claim.source
+    return [
+        ("read at", f"{read.topic} {read.partition}:{read.offset}"),
+        ("claim message", f"{source.topic} partition {source.partition} offset {source.offset}"),
+    ]
+
+
+def _checked_from(claim: ReplayedClaim) -> list[tuple[str, str]]:
+    return [("claims file", f"{claim.source.topic} row {claim.source.offset}")]
+
+
+def _replay_heading(claim: ReplayedClaim) -> str:
+    # Without a comparison the transition says nothing; the status says what happened.
+    return claim.new.status if claim.transition is Transition.NOT_COMPARED else claim.label
+
+
+def _check_heading(claim: ReplayedClaim) -> str:
+    expected = claim.recorded
+    if claim.differs and expected is not None:
+        return f"{claim.new.status}, expected {expected.status}"
+    return claim.new.status
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """How the page names the two outcomes it compares, the claims it keeps, and for each
+    claim its outcome (``heading``) and where it was read (``where``: rows of its table)."""
+
+    recorded: str
+    new: str
+    none_recorded: str
+    claims_heading: str
+    no_claims: str
+    status_column: str
+    heading: Callable[[ReplayedClaim], str]
+    where: Callable[[ReplayedClaim], list[tuple[str, str]]]
+
+
+REPLAY_WORDING = Wording(
+    "recorded",
+    "replayed",
+    "(none recorded)",
+    "Differing claims",
+    "No claim differs from what was recorded.",
+    "new status",
+    _replay_heading,
+    _replayed_from,
+)
+CHECK_WORDING = Wording(
+    "expected",
+    "checked",
+    "(no expected_status)",
+    "Claims not supported or not as expected",
+    "Every claim is supported and as expected.",
+    "status",
+    _check_heading,
+    _checked_from,
+)
+"""The words of an offline check's page: each claim's ``expected_status`` against its
+verdict, and its row in the claims file."""
+
+
+def differs(claim: ReplayedClaim) -> bool:
+    """Whether a replayed claim goes on a replay's page."""
+    return claim.differs
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,30 +166,36 @@ class HtmlReport:
         context: Sequence[tuple[str, str]],
         documents: DocumentLookup,
         max_claims: int = MAX_CLAIMS,
+        keep: Callable[[ReplayedClaim], bool] = differs,
+        wording: Wording = REPLAY_WORDING,
     ) -> None:
         self._title = title
         self._context = tuple(context)
         self._documents = documents
         self._max_claims = max_claims
+        self._keep = keep
+        self._wording = wording
         self._views: list[ClaimView] = []
         self.left_out = 0
 
     def add(self, replayed: Replayed) -> None:
         """Keep ``replayed`` for the page if it differs and the cap is not reached."""
-        if not replayed.claim.differs:
+        self.add_claim(replayed.claim, replayed.event)
+
+    def add_claim(self, claim: ReplayedClaim, event: ClaimEvent | AnswerEvent | None) -> None:
+        """Keep ``claim``, read as ``event``, for the page if the page keeps such claims and
+        the cap is not reached."""
+        if not self._keep(claim):
             return
         if len(self._views) >= self._max_claims:
             self.left_out += 1
             return
         verdict = (
-            None
-            if replayed.claim.verdict_json is None
-            else parse_verdicts_topic_value(replayed.claim.verdict_json)
+            None if claim.verdict_json is None else parse_verdicts_topic_value(claim.verdict_json)
         )
         # An answer's record has no facts; each of its claims' facts point into the answer.
         facts = tuple(verdict.facts) if isinstance(verdict, VerdictEvent) else ()
         kb_version = verdict.kb_version if verdict is not None else None
-        event = replayed.event
         text = (
             None
             if event is None
@@ -115,7 +205,7 @@ class HtmlReport:
         )
         self._views.append(
             ClaimView(
-                replayed.claim,
+                claim,
                 text,
                 kb_version,
                 facts,
@@ -145,7 +235,14 @@ class HtmlReport:
         )
 
     def render(self, tally: Tally) -> str:
-        """The whole page."""
+        """The whole page of a replay."""
+        return self.page(tally.lines(), "Transitions", transition_chart(tally), tally.statuses)
+
+    def page(
+        self, summary: Sequence[str], chart_heading: str, chart: str, statuses: Counter[str]
+    ) -> str:
+        """The whole page: the context, the ``summary`` lines, a chart under its heading,
+        the count of each status, and the claims kept."""
         title = html.escape(self._title)
         parts = [
             "<!DOCTYPE html>",
@@ -158,35 +255,41 @@ class HtmlReport:
             f"<h1>{title}</h1>",
             _context_table(self._context),
             "<h2>Summary</h2>",
-            f'<pre id="summary">{html.escape(chr(10).join(tally.lines()))}</pre>',
-            "<h2>Transitions</h2>",
-            transition_chart(tally),
-            _status_table(tally),
+            f'<pre id="summary">{html.escape(chr(10).join(summary))}</pre>',
+            f"<h2>{html.escape(chart_heading)}</h2>",
+            chart,
+            _status_table(statuses, self._wording.status_column),
             *self._claims_section(),
             "</body></html>",
         ]
         return "\n".join(parts) + "\n"
 
     def write(self, path: str, tally: Tally) -> None:
-        """Write the page to ``path``."""
-        try:
-            with open(path, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(self.render(tally))
-        except OSError as exc:
-            raise UsageError(f"cannot write {os.fspath(path)!r}: {exc.strerror or exc}") from None
+        """Write the page of a replay to ``path``."""
+        write_page(path, self.render(tally))
 
     def _claims_section(self) -> list[str]:
         shown = len(self._views)
-        parts = [f'<h2 id="changed">Differing claims: {shown + self.left_out}</h2>']
+        heading = html.escape(self._wording.claims_heading)
+        parts = [f'<h2 id="changed">{heading}: {shown + self.left_out}</h2>']
         if self.left_out:
             parts.append(
                 f'<p class="muted">The first {shown} are shown; {self.left_out} more are left '
                 "out of this page (the --out file lists every claim).</p>"
             )
         if not shown:
-            parts.append('<p class="muted">No claim differs from what was recorded.</p>')
-        parts.extend(_claim_section(view) for view in self._views)
+            parts.append(f'<p class="muted">{html.escape(self._wording.no_claims)}</p>')
+        parts.extend(_claim_section(view, self._wording) for view in self._views)
         return parts
+
+
+def write_page(path: str, page: str) -> None:
+    """Write ``page`` to ``path``; a path that cannot be written is a UsageError."""
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(page)
+    except OSError as exc:
+        raise UsageError(f"cannot write {os.fspath(path)!r}: {exc.strerror or exc}") from None
 
 
 def _clip_left(text: str) -> str:
@@ -205,12 +308,13 @@ def _context_table(context: Sequence[tuple[str, str]]) -> str:
     return f'<table id="context">{rows}</table>'
 
 
-def _status_table(tally: Tally) -> str:
+def _status_table(statuses: Counter[str], column: str) -> str:
     rows = "".join(
         f"<tr><td>{html.escape(status)}</td><td>{count}</td></tr>"
-        for status, count in ordered_counts(tally.statuses.elements())
+        for status, count in ordered_counts(statuses.elements())
     )
-    return f'<table id="statuses"><tr><th>new status</th><th>claims</th></tr>{rows}</table>'
+    heading = f"<tr><th>{html.escape(column)}</th><th>claims</th></tr>"
+    return f'<table id="statuses">{heading}{rows}</table>'
 
 
 def _bar_colour(label: str) -> str:
@@ -227,28 +331,41 @@ def transition_chart(tally: Tally) -> str:
     """A horizontal bar chart of the transition counts as inline SVG, coloured by the new
     status like the other charts of the project."""
     bars = [
-        (label, tally.transitions[label])
+        (label, tally.transitions[label], _bar_colour(label))
         for label in _chart_order(tally)
         if tally.transitions[label] or label == Transition.UNCHANGED
     ]
+    return _bar_chart("transition-chart", "claims per transition", bars)
+
+
+def status_chart(statuses: Counter[str]) -> str:
+    """A horizontal bar chart of the status counts as inline SVG, most common first,
+    coloured like the status chart of ``quantcheck check --chart``."""
+    bars = [
+        (status, count, colour_of(status)) for status, count in ordered_counts(statuses.elements())
+    ]
+    return _bar_chart("status-chart", "claims per status", bars)
+
+
+def _bar_chart(svg_id: str, label: str, bars: Sequence[tuple[str, int, str]]) -> str:
     label_width, bar_width, row = 300, 420, 28
-    top = max((count for _, count in bars), default=0) or 1
+    top = max((count for _, count, _ in bars), default=0) or 1
     height = row * max(len(bars), 1) + 10
     items = []
-    for index, (label, count) in enumerate(bars):
+    for index, (name, count, colour) in enumerate(bars):
         y = 5 + index * row
         width = round(bar_width * count / top)
-        name = html.escape(label)
+        shown = html.escape(name)
         items.append(
-            f'<g class="bar"><title>{name}: {count}</title>'
-            f'<text x="{label_width - 8}" y="{y + 18}" text-anchor="end">{name}</text>'
+            f'<g class="bar"><title>{shown}: {count}</title>'
+            f'<text x="{label_width - 8}" y="{y + 18}" text-anchor="end">{shown}</text>'
             f'<rect x="{label_width}" y="{y + 4}" width="{width}" height="{row - 8}" '
-            f'fill="{_bar_colour(label)}"></rect>'
+            f'fill="{colour}"></rect>'
             f'<text x="{label_width + width + 6}" y="{y + 18}">{count}</text></g>'
         )
     total = label_width + bar_width + 80
     return (
-        f'<svg id="transition-chart" role="img" aria-label="claims per transition" '
+        f'<svg id="{svg_id}" role="img" aria-label="{html.escape(label)}" '
         f'width="{total}" height="{height}" viewBox="0 0 {total} {height}" '
         f'font-family="system-ui, sans-serif" font-size="13">{"".join(items)}</svg>'
     )
@@ -285,31 +402,27 @@ def highlighted(text: str, facts: Sequence[FactResult]) -> str:
     return "".join(parts)
 
 
-def _claim_section(view: ClaimView) -> str:
+def _claim_section(view: ClaimView, wording: Wording) -> str:
     claim = view.claim
     name = html.escape(
         claim.claim_id or (f"answer {claim.answer_id}" if claim.answer_id else "(no claim ID)")
     )
-    where = f"{claim.source.topic} partition {claim.source.partition} offset {claim.source.offset}"
-    rows = [
-        ("read at", f"{claim.read_at.topic} {claim.read_at.partition}:{claim.read_at.offset}"),
-        ("claim message", where),
-        ("knowledge-base version", view.kb_version or "-"),
-    ]
+    rows = [*wording.where(claim), ("knowledge-base version", view.kb_version or "-")]
     recorded = claim.recorded
     outcome = [
         "<tr><th></th><th>status</th><th>reason</th></tr>",
-        "<tr><th>recorded</th>"
+        f"<tr><th>{html.escape(wording.recorded)}</th>"
         + (
             f'<td class="status">{html.escape(recorded.status)}</td>'
             f"<td>{html.escape(recorded.reason)}</td>"
             if recorded is not None
-            else '<td class="muted">(none recorded)</td><td></td>'
+            else f'<td class="muted">{html.escape(wording.none_recorded)}</td><td></td>'
         )
         + "</tr>",
-        f'<tr><th>replayed</th><td class="status">{html.escape(claim.new.status)}</td>'
-        f"<td>{html.escape(claim.new.reason)}</td></tr>",
+        f'<tr><th>{html.escape(wording.new)}</th><td class="status">'
+        f"{html.escape(claim.new.status)}</td><td>{html.escape(claim.new.reason)}</td></tr>",
     ]
+    label = wording.heading(claim)
     text = (
         f'<p class="claim-text">{highlighted(view.text, view.facts)}</p>'
         if view.text is not None
@@ -326,7 +439,7 @@ def _claim_section(view: ClaimView) -> str:
         f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows
     )
     return (
-        f'<section class="claim"><h3>{name}: {html.escape(claim.label)}</h3>'
+        f'<section class="claim"><h3>{name}: {html.escape(label)}</h3>'
         f'<table class="where">{details}</table>'
         f'<table class="outcome">{"".join(outcome)}</table>{text}{facts_table}</section>'
     )

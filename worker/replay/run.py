@@ -12,6 +12,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from quantcheck.worker.answers.split import Uncited
 from quantcheck.worker.checker import CHECKER_VERSION, Checker
 from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.clients import (
@@ -67,6 +68,8 @@ class ReplayOptions:
     publish_to: str | None = None
     republish_to: str | None = None
     max_message_bytes: int = 1_000_000
+    uncited: Uncited = Uncited.MISSING_CITATION
+    """What an answer's sentences with a number and no marker cite, as the workers do."""
     progress: bool | None = None
     """Draw a progress bar; None decides by whether stderr is a terminal."""
 
@@ -147,6 +150,7 @@ def _replayer(
         dlq_topic=_UNPUBLISHED_DEAD_LETTERS,
         group="",
         max_message_bytes=options.max_message_bytes,
+        uncited=options.uncited,
     )
     return Replayer(
         BatchProcessor(checker, store, settings),

@@ -6,6 +6,7 @@ machine, ``postgresql://USER@HOST:PORT/DB`` for a fleet of workers.
 
 from __future__ import annotations
 
+from quantcheck.worker.errors import UsageError
 from quantcheck.worker.store.base import (
     DocumentStore,
     InvalidDocumentError,
@@ -23,9 +24,12 @@ from quantcheck.worker.store.cache import CachingStore
 from quantcheck.worker.store.url import SqliteTarget, mask_url, parse_store_url
 
 
-def open_store(url: str, timeouts: StoreTimeouts | None = None) -> DocumentStore:
+def open_store(
+    url: str, timeouts: StoreTimeouts | None = None, *, create: bool = True
+) -> DocumentStore:
     """Open (creating and migrating as needed) the store ``url`` names; ``timeouts`` bound
-    a PostgreSQL server's answers (their defaults when None).
+    a PostgreSQL server's answers (their defaults when None). With ``create`` False a
+    SQLite file that does not exist is a UsageError rather than a new, empty store.
 
     Raises ``UsageError`` for a malformed or unsupported URL, with any password masked,
     and ``StoreUnavailableError`` when the server cannot be reached.
@@ -35,6 +39,11 @@ def open_store(url: str, timeouts: StoreTimeouts | None = None) -> DocumentStore
     if isinstance(target, SqliteTarget):
         from quantcheck.worker.store.sqlite import SqliteStore  # noqa: PLC0415
 
+        if not create and not target.path.exists():
+            raise UsageError(
+                f"no document store at {str(target.path)!r}: load documents into it with"
+                " quantcheck docs load, or name another with --store"
+            )
         return SqliteStore(target.path)
     from quantcheck.worker.store.postgres import PostgresStore  # noqa: PLC0415
 

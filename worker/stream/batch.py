@@ -23,7 +23,7 @@ from datetime import datetime
 
 from quantcheck.schemas import AnswerEvent, ClaimEvent, DeadLetterKind
 from quantcheck.worker.answers.claims import AnswerSentence, answer_sentences, in_answer
-from quantcheck.worker.answers.split import SentenceClaim
+from quantcheck.worker.answers.split import SentenceClaim, Uncited
 from quantcheck.worker.checker import Checker, Claim, Document, Status, Verdict
 from quantcheck.worker.store.resolve import DocumentResolver, resolve_cited
 from quantcheck.worker.stream.answer_verdicts import (
@@ -47,12 +47,14 @@ CITATION_FAILURE_KINDS: Mapping[Status, DeadLetterKind] = {
 
 @dataclass(frozen=True, slots=True)
 class BatchSettings:
-    """Where outputs go and what is too large to read."""
+    """Where outputs go, what is too large to read, and what an answer's sentences without
+    a marker cite."""
 
     verdicts_topic: str
     dlq_topic: str
     group: str
     max_message_bytes: int
+    uncited: Uncited = Uncited.MISSING_CITATION
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +209,10 @@ class BatchProcessor:
         if not isinstance(event, AnswerEvent):
             return event
         try:
-            return _Split(event, answer_sentences(event, scope=self._checker.options.scope))
+            sentences = answer_sentences(
+                event, scope=self._checker.options.scope, uncited=self._settings.uncited
+            )
+            return _Split(event, sentences)
         except Exception as exc:
             # A splitter bug must cost this answer a dead letter, not the worker a poison
             # loop, exactly as a checker bug costs a claim.

@@ -25,6 +25,7 @@ from kafka.errors import KafkaError
 from kafka.structs import MemberState, TopicPartition
 
 from quantcheck.schemas import DeadLetterKind
+from quantcheck.worker.answers.split import Uncited
 from quantcheck.worker.checker import Checker
 from quantcheck.worker.errors import StoreUnavailableError, UsageError
 from quantcheck.worker.observability.metrics import Metrics
@@ -103,6 +104,7 @@ class WorkerOptions:
     session_timeout_ms: int = SESSION_TIMEOUT_MS
     call_timeout_s: float = DEFAULT_CALL_TIMEOUT_S
     static_membership: bool = False
+    uncited: Uncited = Uncited.MISSING_CITATION
 
 
 class _RebalanceEvents(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -248,6 +250,7 @@ class Worker:
                 dlq_topic=options.dlq_topic,
                 group=options.group_id,
                 max_message_bytes=options.max_message_bytes,
+                uncited=options.uncited,
             ),
         )
         return cls(
