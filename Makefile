@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: venv system-deps lint test test-unit test-integration demo bench clean
+.PHONY: venv system-deps lint typecheck-tree test test-unit test-integration demo bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,7 +20,15 @@ venv: $(STAMP)
 system-deps:
 	deploy/local/system-deps
 
-lint: $(STAMP)
+# mypy reads the package under its installed names: quantcheck/ with worker/ and schemas/
+# linked into it, in build/ (ignored by git). Links, so its errors name the real files.
+typecheck-tree:
+	rm -rf build/typecheck && mkdir -p build/typecheck/quantcheck
+	for entry in quantcheck/*; do ln -s "$$PWD/$$entry" build/typecheck/quantcheck/; done
+	ln -s "$$PWD/worker" build/typecheck/quantcheck/worker
+	ln -s "$$PWD/schemas" build/typecheck/quantcheck/schemas
+
+lint: $(STAMP) typecheck-tree
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -45,4 +53,4 @@ bench: $(STAMP) system-deps
 	$(PY) -m bench.run_all
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .demo
+	rm -rf $(VENV) build/typecheck .mypy_cache .ruff_cache .pytest_cache .demo

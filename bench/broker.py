@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
-
-from bench.common import ROOT
 from quantcheck.worker.stream.config import KafkaConnection, admin_config, producer_config
 from quantcheck.worker.stream.topics import TopicSpec, create_topics
+
+from bench.common import ROOT
 
 BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP_SERVERS"
 KAFKA_SCRIPT = ROOT / "deploy" / "local" / "kafka"

@@ -18,8 +18,8 @@ from collections.abc import Callable
 
 from bench import tutorial_reference
 from bench.common import EXAMPLES, timed, write_result
-from quantcheck.worker.checker import Checker, CheckOptions, Claim, Document
-from quantcheck.worker.inputs.claims import split_ids
+from quantcheck.checker import Checker, CheckOptions, Claim, Document
+from quantcheck.inputs.claims import split_ids
 
 
 def sample() -> tuple[list[Claim], dict[str, Document]]:

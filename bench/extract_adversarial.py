@@ -14,8 +14,8 @@ import argparse
 import statistics
 
 from bench.common import timed, write_result
-from quantcheck.worker.quantities.categories import Scope
-from quantcheck.worker.quantities.extract import extract
+from quantcheck.quantities.categories import Scope
+from quantcheck.quantities.extract import extract
 
 SIZE = 1_000_000
 

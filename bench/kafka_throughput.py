@@ -80,6 +80,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from quantcheck.worker.stream.publish import claim_message
+from quantcheck.worker.stream.topics import DEFAULT_PARTITIONS, worker_topics
+
 from bench import workload
 from bench.broker import (
     Receiver,
@@ -91,9 +94,7 @@ from bench.broker import (
     unique_name,
 )
 from bench.common import ROOT, write_result
-from quantcheck.worker.settings import BY_NAME
-from quantcheck.worker.stream.publish import claim_message
-from quantcheck.worker.stream.topics import DEFAULT_PARTITIONS, worker_topics
+from quantcheck.settings import BY_NAME
 
 BATCH_MAX_RECORDS = int(BY_NAME["batch_max_records"].default)
 BATCH_MAX_MS = int(BY_NAME["batch_max_ms"].default)

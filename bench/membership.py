@@ -32,13 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from kafka import KafkaConsumer, TopicPartition
+from quantcheck.worker.stream.config import SESSION_TIMEOUT_MS
+from quantcheck.worker.stream.publish import claim_message
+from quantcheck.worker.stream.topics import worker_topics
 
 from bench import workload
 from bench.broker import connection, make_topics, publisher, shared_broker, unique_name
 from bench.common import RESULTS, ROOT, write_result
-from quantcheck.worker.stream.config import SESSION_TIMEOUT_MS
-from quantcheck.worker.stream.publish import claim_message
-from quantcheck.worker.stream.topics import worker_topics
 
 PARTITIONS = 6
 PROBE_EVERY_S = 0.1

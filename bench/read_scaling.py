@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import timed, write_result
-from quantcheck.worker.quantities import structured
-from quantcheck.worker.quantities.evidence import extract_document
+from quantcheck.quantities import structured
+from quantcheck.quantities.evidence import extract_document
 
 SEEDS = Path(__file__).resolve().parent / "data" / "read_scaling_seeds.json"
 SIZES: dict[str, int] = {

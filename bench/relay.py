@@ -29,10 +29,10 @@ from typing import Any
 
 from kafka import ConsumerRebalanceListener, KafkaProducer
 from kafka.structs import OffsetAndMetadata, TopicPartition
+from quantcheck.worker.stream.config import consumer_config, producer_config, transactional_id
 
 from bench.broker import connection
 from bench.under_test import TimedConsumer, dump_stacks_on_sigusr1, on_sigterm, write_report
-from quantcheck.worker.stream.config import consumer_config, producer_config, transactional_id
 
 POLL_TIMEOUT_MS = 100  # as the worker's loop
 SEND_TIMEOUT_S = 30.0

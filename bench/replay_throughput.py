@@ -37,14 +37,14 @@ from pathlib import Path
 from typing import Any
 
 from kafka import KafkaAdminClient, KafkaProducer
-
-from bench.common import EXAMPLES, ROOT, write_result
-from quantcheck.worker.inputs.claims import ClaimDefaults, iter_claims
-from quantcheck.worker.inputs.documents import iter_documents
 from quantcheck.worker.store import open_store
 from quantcheck.worker.stream.config import KafkaConnection, admin_config
 from quantcheck.worker.stream.publish import claim_message
 from quantcheck.worker.stream.topics import create_topics, worker_topics
+
+from bench.common import EXAMPLES, ROOT, write_result
+from quantcheck.inputs.claims import ClaimDefaults, iter_claims
+from quantcheck.inputs.documents import iter_documents
 
 KAFKA_SCRIPT = ROOT / "deploy" / "local" / "kafka"
 BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP_SERVERS"
@@ -158,7 +158,7 @@ def child_main(argv: list[str]) -> int:
         bootstrap, topic, count = rest
         seconds, status = publish(bootstrap, topic, int(count)), 0
     else:
-        from quantcheck.worker.cli.main import main as quantcheck  # noqa: PLC0415 - before the clock
+        from quantcheck.cli.main import main as quantcheck  # noqa: PLC0415 - before the clock
 
         started = time.perf_counter()
         status = quantcheck([role, *rest])

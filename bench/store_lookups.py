@@ -33,8 +33,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from quantcheck.worker.checker.model import Document
 from quantcheck.worker.store import CachingStore, DocumentStore, open_store
+
+from quantcheck.checker.model import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES_SCRIPT = ROOT / "deploy" / "local" / "postgres"

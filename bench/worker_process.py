@@ -22,20 +22,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.under_test import TimedConsumer, dump_stacks_on_sigusr1, on_sigterm, write_report
-from quantcheck.worker.checker import Checker
-from quantcheck.worker.cli.checker_options import check_options
-from quantcheck.worker.cli.main import build_parser
-from quantcheck.worker.cli.worker import WORKER_SETTINGS, worker_options
 from quantcheck.worker.observability.logging import configure_logging
 from quantcheck.worker.observability.metrics import Metrics
-from quantcheck.worker.settings import MIB, load_settings
 from quantcheck.worker.store import CachingStore, open_store
 from quantcheck.worker.stream import loop
 from quantcheck.worker.stream.batch import BatchProcessor, BatchSettings
 from quantcheck.worker.stream.config import KafkaConnection
 from quantcheck.worker.stream.loop import Worker, WorkerOptions
 from quantcheck.worker.stream.records import InputRecord
+
+from bench.under_test import TimedConsumer, dump_stacks_on_sigusr1, on_sigterm, write_report
+from quantcheck.checker import Checker
+from quantcheck.cli.checker_options import check_options
+from quantcheck.cli.main import build_parser
+from quantcheck.cli.worker import WORKER_SETTINGS, worker_options
+from quantcheck.settings import MIB, load_settings
 
 PROFILE_INTERVAL_S = 0.001
 TOP_FUNCTIONS = 15

@@ -18,13 +18,14 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from bench.common import EXAMPLES
 from quantcheck.schemas import ClaimEvent
-from quantcheck.worker.checker import Document
-from quantcheck.worker.inputs.claims import ClaimDefaults, iter_claims
-from quantcheck.worker.inputs.documents import iter_documents
 from quantcheck.worker.store import open_store
 from quantcheck.worker.stream.publish import claim_message
+
+from bench.common import EXAMPLES
+from quantcheck.checker import Document
+from quantcheck.inputs.claims import ClaimDefaults, iter_claims
+from quantcheck.inputs.documents import iter_documents
 
 HANDBOOK = EXAMPLES / "field_sensor_handbook.csv"
 CLAIMS = EXAMPLES / "rag_numeric_claims.csv"

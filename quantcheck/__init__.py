@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from quantcheck.api import AnswerVerdict, Checker, ClaimVerdict, check, check_answer
-    from quantcheck.worker.checker import Status
+    from quantcheck.checker import Status
 
 # Loaded on first use: ``import quantcheck`` stays cheap for the command line, whose
 # ``--help`` needs none of the checker, and for the light quantcheck-client distribution,
@@ -32,7 +32,7 @@ _API = {
     "Checker": "quantcheck.api",
     "ClaimVerdict": "quantcheck.api",
     "AnswerVerdict": "quantcheck.api",
-    "Status": "quantcheck.worker.checker",
+    "Status": "quantcheck.checker",
 }
 _DISTRIBUTIONS = ("quantcheck", "quantcheck-client")
 

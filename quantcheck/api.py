@@ -34,12 +34,11 @@ from typing import Any, Final, Literal
 
 import pydantic_core
 
-from quantcheck.schemas import AnswerEvent, AnswerVerdictEvent, ClaimEvent, SourceCoordinates
-from quantcheck.worker.answers.claims import answer_sentences, in_answer
-from quantcheck.worker.answers.offsets import Span
-from quantcheck.worker.answers.split import Uncited
-from quantcheck.worker.checker import Checker as _CoreChecker
-from quantcheck.worker.checker import (
+from quantcheck.answers.claims import answer_sentences, in_answer
+from quantcheck.answers.offsets import Span
+from quantcheck.answers.split import Uncited
+from quantcheck.checker import Checker as _CoreChecker
+from quantcheck.checker import (
     CheckOptions,
     CitationMode,
     Claim,
@@ -47,9 +46,10 @@ from quantcheck.worker.checker import (
     Status,
     Verdict,
 )
-from quantcheck.worker.checker.model import EvidenceRef, FactCheck
-from quantcheck.worker.quantities.categories import Scope
-from quantcheck.worker.quantities.facts import SetAside
+from quantcheck.checker.model import EvidenceRef, FactCheck
+from quantcheck.quantities.categories import Scope
+from quantcheck.quantities.facts import SetAside
+from quantcheck.schemas import AnswerEvent, AnswerVerdictEvent, ClaimEvent, SourceCoordinates
 from quantcheck.worker.replay.compare import answer_reason
 from quantcheck.worker.stream.answer_verdicts import (
     ClaimStatus,

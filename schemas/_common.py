@@ -17,7 +17,6 @@ from pydantic import (
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
-
 from quantcheck.schemas.limits import MAX_ID_CHARS, MAX_KB_VERSION_CHARS, MAX_NAME_CHARS
 
 CONTRACT_CONFIG = ConfigDict(

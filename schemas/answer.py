@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
-
 from quantcheck.schemas._common import (
     CONTRACT_CONFIG,
     NO_CONTROL_CHARACTERS,

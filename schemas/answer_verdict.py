@@ -15,7 +15,6 @@ from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, Field, NonNegativeInt, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
-
 from quantcheck.schemas._common import CONTRACT_CONFIG, AwareTimestamp, Identifier, KbVersion, Name
 from quantcheck.schemas.verdict import STATUSES, Sha256Hex, SourceCoordinates, Span, VerdictStatus
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
-
 from quantcheck.schemas._common import (
     CONTRACT_CONFIG,
     NO_NUL_CHARACTERS,

@@ -12,7 +12,6 @@ from typing import Final, Literal, TypeVar, get_args
 
 import pydantic_core
 from pydantic import BaseModel, ValidationError
-
 from quantcheck.schemas._common import one_line
 from quantcheck.schemas.limits import (
     MAX_ATTRIBUTES,

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Final
 
 from pydantic import ValidationError
-
 from quantcheck.schemas._common import one_line
 from quantcheck.schemas.answer import ANSWER_EVENT_TYPE, AnswerEvent
 from quantcheck.schemas.answer_verdict import ANSWER_VERDICT_EVENT_TYPE, AnswerVerdictEvent

@@ -20,7 +20,6 @@ from pydantic import (
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
-
 from quantcheck.schemas._common import (
     NO_CONTROL_CHARACTERS,
     NO_NUL_CHARACTERS,

@@ -17,7 +17,6 @@ from typing import Any, Final
 
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode
-
 from quantcheck.schemas.answer import AnswerEvent
 from quantcheck.schemas.answer_verdict import AnswerVerdictEvent
 from quantcheck.schemas.claim import ClaimEvent

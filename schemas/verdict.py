@@ -13,7 +13,6 @@ from typing import Annotated, Final, Literal, get_args
 
 from pydantic import BaseModel, Field, NonNegativeInt, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
-
 from quantcheck.schemas._common import CONTRACT_CONFIG, AwareTimestamp, Identifier, KbVersion, Name
 from quantcheck.schemas.limits import MAX_TOPIC_CHARS
 

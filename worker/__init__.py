@@ -1,1 +1,2 @@
-"""The service: the checker, the Kafka worker, the document store and the command line."""
+"""The service around the check: the Kafka worker, the document store, replays, metrics
+and the publisher."""

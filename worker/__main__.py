@@ -2,6 +2,6 @@
 
 import sys
 
-from quantcheck.worker.cli.main import main
+from quantcheck.cli.main import main
 
 sys.exit(main())

@@ -22,7 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import structlog
-
 from quantcheck.worker.observability.merged import Scrape
 from quantcheck.worker.stream.backoff import Backoff
 

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kafka import KafkaConsumer, TopicPartition
-
 from quantcheck.schemas import read_dead_letter_headers
-from quantcheck.worker.checker import Status
-from quantcheck.worker.reports.chart import write_chart
-from quantcheck.worker.reports.summary import ordered_counts, summary_lines
+
+from quantcheck.checker import Status
+from quantcheck.reports.chart import write_chart
+from quantcheck.reports.summary import ordered_counts, summary_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"

@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from quantcheck.schemas import AnswerEvent
-from quantcheck.worker.quantities.extract import extract
+
+from quantcheck.quantities.extract import extract
 
 FOUR_SENTENCES = (
     "Here is what the handbook says. The logger records a reading every 15 seconds [1]."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quantcheck.worker.answers import Marker, find_markers
+from quantcheck.answers import Marker, find_markers
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quantcheck.worker.answers import OffsetMap, Span
+from quantcheck.answers import OffsetMap, Span
 
 
 def test_removing_and_mapping_back() -> None:

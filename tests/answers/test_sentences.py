@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from quantcheck.worker.answers import sentence_spans
+from quantcheck.answers import sentence_spans
 
 CASES_FILE = Path(__file__).resolve().parents[1] / "data" / "sentence_cases.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))

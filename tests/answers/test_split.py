@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from quantcheck.schemas.limits import MAX_CITED_DOC_IDS
-from quantcheck.worker.answers import SentenceClaim, split_answer
-from quantcheck.worker.answers.split import Uncited
-from quantcheck.worker.quantities.extract import extract
+
+from quantcheck.answers import SentenceClaim, split_answer
+from quantcheck.answers.split import Uncited
+from quantcheck.quantities.extract import extract
 from tests.answers.samples import FOUR_SENTENCES, answer, has_quantity
 
 

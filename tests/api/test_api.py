@@ -14,11 +14,11 @@ from typing import Any
 import jsonschema
 import pytest
 from pydantic import ValidationError
+from quantcheck.schemas import AnswerVerdictEvent, VerdictEvent, parse_verdicts_topic_value
 
 import quantcheck
 from quantcheck import AnswerVerdict, Checker, ClaimVerdict, Status, check, check_answer
 from quantcheck.api import IN_PROCESS
-from quantcheck.schemas import AnswerVerdictEvent, VerdictEvent, parse_verdicts_topic_value
 from tests.conftest import ROOT
 
 SCHEMAS = ROOT / "schemas"
@@ -204,7 +204,7 @@ def test_the_check_imports_nothing_for_kafka_postgres_or_charts() -> None:
     # proves it in a fresh virtualenv; this says which import pulled one in, and quickly).
     optional = ["kafka", "psycopg", "psycopg_pool", "matplotlib", "prometheus_client", "structlog"]
     script = (
-        "import sys, quantcheck.api, quantcheck.worker.cli.check, quantcheck.worker.cli.main;"
+        "import sys, quantcheck.api, quantcheck.cli.check, quantcheck.cli.main;"
         f" print(sorted(m for m in {optional!r} if m in sys.modules))"
     )
     done = subprocess.run(

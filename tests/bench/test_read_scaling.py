@@ -8,8 +8,8 @@ import pytest
 
 from bench.common import timed
 from bench.read_scaling import FORMATS, MEGABYTE, SIZES, document
-from quantcheck.worker.quantities import structured
-from quantcheck.worker.quantities.evidence import extract_document
+from quantcheck.quantities import structured
+from quantcheck.quantities.evidence import extract_document
 
 # Quadratic reading shows as a ratio of about 20 between these sizes; noise stays far
 # below this bound.

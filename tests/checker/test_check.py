@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from quantcheck.worker.checker import (
+from quantcheck.checker import (
     Checker,
     CheckOptions,
     CitationMode,
@@ -19,9 +19,9 @@ from quantcheck.worker.checker import (
     MatchKind,
     Status,
 )
-from quantcheck.worker.checker.evidence_cache import LruCache
-from quantcheck.worker.checker.model import sha256_text
-from quantcheck.worker.quantities.categories import Scope
+from quantcheck.checker.evidence_cache import LruCache
+from quantcheck.checker.model import sha256_text
+from quantcheck.quantities.categories import Scope
 
 
 @pytest.fixture(scope="module")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from quantcheck.worker.checker.compare import find_support
-from quantcheck.worker.checker.index import EvidenceIndex
-from quantcheck.worker.checker.model import FactCheck, MatchKind
-from quantcheck.worker.quantities.extract import extract
-from quantcheck.worker.quantities.facts import Mention
+from quantcheck.checker.compare import find_support
+from quantcheck.checker.index import EvidenceIndex
+from quantcheck.checker.model import FactCheck, MatchKind
+from quantcheck.quantities.extract import extract
+from quantcheck.quantities.facts import Mention
 
 
 def index(text: str) -> EvidenceIndex:

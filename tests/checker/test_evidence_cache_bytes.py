@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from quantcheck.worker.checker.evidence_cache import LruCache, retained_bytes
-from quantcheck.worker.checker.model import Status
-from quantcheck.worker.settings import MIB
+from quantcheck.checker.evidence_cache import LruCache, retained_bytes
+from quantcheck.checker.model import Status
+from quantcheck.settings import MIB
 from tests.support.memory import traced_mib
 
 DOCUMENTS = 10
@@ -20,8 +20,8 @@ BOUND_MIB = 6
 
 _MEASURE = """
 import sys, tracemalloc
-from quantcheck.worker.checker import CheckOptions, Checker
-from quantcheck.worker.checker.model import Document, sha256_text
+from quantcheck.checker import CheckOptions, Checker
+from quantcheck.checker.model import Document, sha256_text
 
 bound, documents, sentences = (int(arg) for arg in sys.argv[1:])
 checker = Checker(CheckOptions(claim_cache_size=0, evidence_cache_bytes=bound or None))

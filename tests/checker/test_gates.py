@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from quantcheck.worker.checker import Claim, Document, Status
-from quantcheck.worker.checker.gates import citation_failure
+from quantcheck.checker import Claim, Document, Status
+from quantcheck.checker.gates import citation_failure
 
 DOCS = {d: Document(d, f"text of {d}") for d in ("S01", "S02", "S03")}
 

@@ -12,8 +12,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quantcheck.worker.checker import Checker, Claim, Document, Status, Verdict
-from quantcheck.worker.quantities import phrases
+from quantcheck.checker import Checker, Claim, Document, Status, Verdict
+from quantcheck.quantities import phrases
 
 # Written independently of the extractor's tables: digits, and number words that
 # quantify ("one" is left out, as it is mostly a pronoun: "one of them").

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from quantcheck.worker.cli.main import main
 from quantcheck.worker.store import open_store
+
+from quantcheck.cli.main import main
 from tests.support.postgres import ROOT
 
 TUTORIAL_SUMMARY = [

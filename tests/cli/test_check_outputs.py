@@ -17,22 +17,22 @@ from typing import Any
 
 import jsonschema
 import pytest
-
 from quantcheck.schemas import (
     AnswerVerdictEvent,
     VerdictEvent,
     parse_verdicts_topic_value,
 )
-from quantcheck.worker.checker import Checker, Claim, Document, Status, Verdict
-from quantcheck.worker.cli import check as check_command
-from quantcheck.worker.cli.main import EXIT_INTERNAL, main
-from quantcheck.worker.cli.progress import file_progress
 from quantcheck.worker.client.messages import event_message
-from quantcheck.worker.inputs.claims import ClaimRow
-from quantcheck.worker.reports.checked import CheckedRow
-from quantcheck.worker.reports.table import TableRows, print_verdict_table
 from quantcheck.worker.stream.batch import BatchProcessor
 from quantcheck.worker.stream.records import InputRecord
+
+from quantcheck.checker import Checker, Claim, Document, Status, Verdict
+from quantcheck.cli import check as check_command
+from quantcheck.cli.main import EXIT_INTERNAL, main
+from quantcheck.cli.progress import file_progress
+from quantcheck.inputs.claims import ClaimRow
+from quantcheck.reports.checked import CheckedRow
+from quantcheck.reports.table import TableRows, print_verdict_table
 from tests.conftest import ROOT
 from tests.stream.samples import SETTINGS, Versions, handbook, sample_claims
 
@@ -478,7 +478,7 @@ def test_an_uninstalled_extra_is_named_in_one_line(
     def without_kafka(name: str) -> object:
         raise ModuleNotFoundError("No module named 'kafka'", name="kafka")
 
-    monkeypatch.setattr("quantcheck.worker.cli.main._command_module", without_kafka)
+    monkeypatch.setattr("quantcheck.cli.main._command_module", without_kafka)
     assert main(["worker"]) == 2
     assert capsys.readouterr().err == (
         "quantcheck: error: 'quantcheck worker' needs kafka, which is not installed:"

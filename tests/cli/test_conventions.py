@@ -9,7 +9,7 @@ from importlib.metadata import version
 
 import pytest
 
-from quantcheck.worker.cli.main import EXIT_BROKEN_PIPE, main
+from quantcheck.cli.main import EXIT_BROKEN_PIPE, main
 from tests.conftest import EXAMPLES, ROOT
 
 CHECK = [

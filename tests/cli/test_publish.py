@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from quantcheck.schemas import AnswerEvent, parse_claim, parse_claims_topic_value
-from quantcheck.worker.cli.main import main
+
+from quantcheck.cli.main import main
 from tests.stream.samples import CLAIMS, sample_claims
 from tests.support.kafka import KafkaBroker, consume_all, create_topics
 

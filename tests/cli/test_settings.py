@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 
-from quantcheck.worker.errors import UsageError
-from quantcheck.worker.settings import (
+from quantcheck.errors import UsageError
+from quantcheck.settings import (
     BY_NAME,
     SETTINGS,
     Settings,

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from kafka import KafkaAdminClient
 from kafka.admin import ConfigResource, ConfigResourceType
-
-from quantcheck.worker.cli.main import main
 from quantcheck.worker.stream.config import MAX_CLAIM_RECORD_BYTES, MAX_DEAD_LETTER_RECORD_BYTES
+
+from quantcheck.cli.main import main
 from tests.support.kafka import KafkaBroker
 
 Names = Callable[[str], str]

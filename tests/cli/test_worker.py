@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 import structlog
-
-from quantcheck.worker.cli.main import build_parser, main
-from quantcheck.worker.cli.worker import WORKER_SETTINGS, check_options, worker_options
 from quantcheck.worker.observability.logging import LIBRARY_LOGGERS
-from quantcheck.worker.settings import BY_NAME, Settings, load_settings
+
+from quantcheck.cli.main import build_parser, main
+from quantcheck.cli.worker import WORKER_SETTINGS, check_options, worker_options
+from quantcheck.settings import BY_NAME, Settings, load_settings
 from tests.stream.workers import load_handbook
 from tests.support.kafka import KafkaBroker, create_topics
 

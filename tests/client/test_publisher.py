@@ -9,9 +9,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
+from quantcheck.schemas import AnswerEvent, ClaimDecodeError, ClaimEvent, parse_claims_topic_value
 
 from quantcheck.client import Publisher, PublisherStats, event_message
-from quantcheck.schemas import AnswerEvent, ClaimDecodeError, ClaimEvent, parse_claims_topic_value
 from tests.answers.samples import answer
 from tests.schemas.samples import answer_payload, claim_payload
 from tests.stream.workers import free_port

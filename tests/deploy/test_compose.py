@@ -17,8 +17,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from quantcheck.worker.cli.main import build_parser
-from quantcheck.worker.settings import BY_NAME, known_env_vars
+from quantcheck.cli.main import build_parser
+from quantcheck.settings import BY_NAME, known_env_vars
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
@@ -150,7 +150,7 @@ def test_every_quantcheck_variable_is_a_worker_setting(
     quantcheck = {name for name in used if name.startswith("QUANTCHECK_")}
     assert quantcheck, "the stack configures the worker through QUANTCHECK_* variables"
     unknown = quantcheck - known_env_vars()
-    assert not unknown, f"not settings of the worker (worker/settings.py): {sorted(unknown)}"
+    assert not unknown, f"not settings of the worker (quantcheck/settings.py): {sorted(unknown)}"
 
 
 def test_variables_without_a_default_are_in_env_example(compose: dict[str, Any]) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 import yaml
 
-from quantcheck.worker.cli.main import main
+from quantcheck.cli.main import main
 from tests.stream.samples import CLAIMS, EXPECTED_STATUSES
 from tests.stream.workers import (
     Samples,

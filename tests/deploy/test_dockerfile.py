@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from quantcheck.worker.settings import BY_NAME, known_env_vars
+from quantcheck.settings import BY_NAME, known_env_vars
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "deploy" / "docker" / "Dockerfile"

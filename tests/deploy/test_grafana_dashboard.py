@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 import yaml
-
 from quantcheck.worker.observability.metrics import Metrics
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from quantcheck.schemas import VerdictEvent, parse_verdicts_topic_value
+
 from tests.conftest import ROOT
 from tests.support.kafka import KafkaBroker, consume_all, create_topics, unique_topic_name
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 import yaml
-
-from quantcheck.worker.cli.main import build_parser
-from quantcheck.worker.settings import BY_NAME, known_env_vars
 from quantcheck.worker.stream.topics import worker_topics
+
+from quantcheck.cli.main import build_parser
+from quantcheck.settings import BY_NAME, known_env_vars
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
@@ -208,7 +208,7 @@ def test_every_environment_variable_is_a_worker_setting(
     names = set(config) | set(load("secret.example.yaml")["stringData"])
     names |= {item["name"] for item in container.get("env", [])}
     unknown = names - known_env_vars()
-    assert not unknown, f"not settings of the worker (worker/settings.py): {sorted(unknown)}"
+    assert not unknown, f"not settings of the worker (quantcheck/settings.py): {sorted(unknown)}"
 
 
 def test_secret_holds_the_secret_settings(config: dict[str, str]) -> None:

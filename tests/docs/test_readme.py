@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from quantcheck.worker.cli.main import main
-from quantcheck.worker.settings import SETTINGS
+from quantcheck.cli.main import main
+from quantcheck.settings import SETTINGS
 from tests.conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

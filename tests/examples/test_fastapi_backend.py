@@ -15,8 +15,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from quantcheck.schemas import AnswerEvent, parse_claims_topic_value
+
 from tests.stream.workers import (
     WorkerProcess,
     checked_answer,

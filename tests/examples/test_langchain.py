@@ -16,12 +16,12 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda, RunnableParallel, RunnablePassthrough
+from quantcheck.schemas import AnswerVerdictEvent, VerdictEvent
 
 from examples.langchain_chain import handbook_documents, retrieval_chain
 from quantcheck import AnswerVerdict
 from quantcheck.client import Publisher
 from quantcheck.langchain import QuantcheckCallbackHandler, answer_event, check_chain_output
-from quantcheck.schemas import AnswerVerdictEvent, VerdictEvent
 from tests.conftest import EXAMPLES
 from tests.stream.workers import WorkerProcess, load_handbook, make_topics, read_verdicts
 from tests.support.kafka import KafkaBroker

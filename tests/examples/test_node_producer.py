@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from quantcheck.schemas import AnswerEvent, parse_answer, parse_claims_topic_value
+
 from tests.schemas.samples import answer_payload
 from tests.stream.workers import (
     WorkerProcess,

@@ -21,9 +21,9 @@ from types import TracebackType
 from typing import Any
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-
 from quantcheck.schemas import ClaimEvent, read_dead_letter_headers
 from quantcheck.worker.stream.publish import claim_message
+
 from tests.stream.samples import CITATION_FAILURES, sample_rows
 from tests.support.kafka import ConsumedRecord, OutgoingRecord, produce
 

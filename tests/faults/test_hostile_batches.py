@@ -13,17 +13,17 @@ from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
 from quantcheck.schemas import (
     DEAD_LETTER_KINDS,
     ClaimEvent,
     VerdictEvent,
     read_dead_letter_headers,
 )
-from quantcheck.worker.checker import Checker
 from quantcheck.worker.stream.batch import BatchProcessor, Checked, DeadLettered
 from quantcheck.worker.stream.decode import DecodeFailure, decode_message
 from quantcheck.worker.stream.records import InputRecord
+
+from quantcheck.checker import Checker
 from tests.schemas.samples import DROP, claim_payload
 from tests.stream.samples import KB_VERSION, SETTINGS, Versions, handbook
 

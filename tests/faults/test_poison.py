@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from quantcheck.schemas import read_dead_letter_headers
 from quantcheck.schemas.limits import (
     MAX_CITED_DOC_IDS,
@@ -21,6 +20,7 @@ from quantcheck.schemas.limits import (
     MAX_RETRIEVED_DOC_IDS,
 )
 from quantcheck.worker.stream.publish import claim_message
+
 from tests.faults.streams import assert_one_verdict_per_claim
 from tests.schemas.samples import DROP
 from tests.stream.samples import sample_claims

@@ -22,10 +22,10 @@ from kafka.admin import (
     ResourcePattern,
     ResourceType,
 )
-
 from quantcheck.schemas import read_dead_letter_headers
 from quantcheck.worker.stream.config import KafkaConnection, admin_config
 from quantcheck.worker.stream.loop import EXIT_FATAL, FATAL_ATTEMPTS
+
 from tests.faults.streams import claim_records, numbered_claims, publish, record_figures
 from tests.stream.workers import (
     WorkerProcess,

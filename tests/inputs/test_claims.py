@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from quantcheck.worker.errors import InputError
-from quantcheck.worker.inputs.claims import AnswerRow, iter_claims
+from quantcheck.errors import InputError
+from quantcheck.inputs.claims import AnswerRow, iter_claims
 
 ANSWER = {
     "schema_version": 1,

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from quantcheck.worker.checker.model import sha256_text
-from quantcheck.worker.errors import InputError
-from quantcheck.worker.inputs import rows as rows_module
-from quantcheck.worker.inputs.documents import iter_documents, read_documents
+from quantcheck.checker.model import sha256_text
+from quantcheck.errors import InputError
+from quantcheck.inputs import rows as rows_module
+from quantcheck.inputs.documents import iter_documents, read_documents
 
 CSV_HEADER = "doc_id,topic,text\n"
 

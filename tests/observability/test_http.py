@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-
 from quantcheck.worker.observability.http import MetricsServer, start_from_settings
 from quantcheck.worker.observability.metrics import Metrics
 

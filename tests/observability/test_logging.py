@@ -10,7 +10,6 @@ from datetime import datetime
 
 import pytest
 import structlog
-
 from quantcheck.worker.observability.logging import (
     LIBRARY_LOGGERS,
     configure_logging,

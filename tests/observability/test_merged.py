@@ -4,7 +4,6 @@ that never go down when a process dies or is replaced."""
 from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
-
 from quantcheck.worker.observability.merged import MergedMetrics, Scrape
 from quantcheck.worker.observability.metrics import Metrics
 

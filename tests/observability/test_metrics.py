@@ -6,8 +6,6 @@ import threading
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-
-from quantcheck.worker.checker.model import CITATION_FAILURES, Status
 from quantcheck.worker.observability.metrics import (
     BATCH_SIZE_BUCKETS,
     DEAD_LETTER_KINDS,
@@ -17,6 +15,8 @@ from quantcheck.worker.observability.metrics import (
     Metrics,
     SeriesCap,
 )
+
+from quantcheck.checker.model import CITATION_FAILURES, Status
 
 
 def value(metrics: Metrics, name: str, **labels: str) -> float | None:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from quantcheck.worker.checker import Checker, CheckOptions, CitationMode, Claim, Document, Status
-from quantcheck.worker.quantities.categories import Scope
+from quantcheck.checker import Checker, CheckOptions, CitationMode, Claim, Document, Status
+from quantcheck.quantities.categories import Scope
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "data" / "quantity_cases.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))

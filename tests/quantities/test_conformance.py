@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from quantcheck.worker.quantities.extract import extract
-from quantcheck.worker.quantities.facts import Mention, Relation
+from quantcheck.quantities.extract import extract
+from quantcheck.quantities.facts import Mention, Relation
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "recognizers-text"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from quantcheck.worker.quantities import dates
-from quantcheck.worker.quantities.categories import Scope
-from quantcheck.worker.quantities.extract import extract
+from quantcheck.quantities import dates
+from quantcheck.quantities.categories import Scope
+from quantcheck.quantities.extract import extract
 
 
 @pytest.mark.parametrize(

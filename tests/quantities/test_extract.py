@@ -7,10 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from quantcheck.worker.quantities.categories import Scope
-from quantcheck.worker.quantities.extract import Extraction, extract
-from quantcheck.worker.quantities.facts import Relation
-from quantcheck.worker.quantities.text import normalize
+from quantcheck.quantities.categories import Scope
+from quantcheck.quantities.extract import Extraction, extract
+from quantcheck.quantities.facts import Relation
+from quantcheck.quantities.text import normalize
 
 
 def labels(text: str, *, scope: Scope = Scope.UNITS) -> list[str]:

@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from quantcheck.worker.quantities.facts import MAX_DIGITS
-from quantcheck.worker.quantities.numbers import Number, UnreadableNumber, parse_number
-from quantcheck.worker.quantities.phrases import SMALL_NUMBER_WORDS, TENS_WORDS
+from quantcheck.quantities.facts import MAX_DIGITS
+from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
+from quantcheck.quantities.phrases import SMALL_NUMBER_WORDS, TENS_WORDS
 
 
 @pytest.mark.parametrize(

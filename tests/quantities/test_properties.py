@@ -7,10 +7,10 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quantcheck.worker.quantities import phrases, units
-from quantcheck.worker.quantities.categories import Scope
-from quantcheck.worker.quantities.extract import extract
-from quantcheck.worker.quantities.facts import CONTEXT, Fact, Literal, Relation, format_decimal
+from quantcheck.quantities import phrases, units
+from quantcheck.quantities.categories import Scope
+from quantcheck.quantities.extract import extract
+from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Relation, format_decimal
 
 # Pieces that exercise every branch of the scanner when glued together at random.
 TOKENS = [

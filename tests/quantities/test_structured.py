@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.common import timed
-from quantcheck.worker.quantities import structured
-from quantcheck.worker.quantities.structured import Cell, Layout
-from quantcheck.worker.quantities.structured.statements import Statement, stated
+from quantcheck.quantities import structured
+from quantcheck.quantities.structured import Cell, Layout
+from quantcheck.quantities.structured.statements import Statement, stated
 
 
 def written(text: str, cell: Cell) -> str:

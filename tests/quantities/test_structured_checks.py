@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from quantcheck.worker.checker import Checker, CheckOptions, Claim, Document, Status
+from quantcheck.checker import Checker, CheckOptions, Claim, Document, Status
 
 FORECAST = (
     "{'city': {'id': 2950725, 'name': 'Berg', 'coord': {'lat': 49.8142, 'lon': 12.1416}},"

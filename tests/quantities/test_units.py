@@ -7,8 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from quantcheck.worker.quantities import units
-from quantcheck.worker.quantities.extract import extract
+from quantcheck.quantities import units
+from quantcheck.quantities.extract import extract
 
 ALL_ALIASES = [(unit, alias) for unit in units.UNITS for alias in unit.aliases]
 ALL_EXACT = [(unit, alias) for unit in units.UNITS for alias in unit.exact_aliases]

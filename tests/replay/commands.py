@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from quantcheck.worker.cli.main import main
+from quantcheck.cli.main import main
 from tests.stream.workers import Topics
 
 

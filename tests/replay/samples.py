@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from quantcheck.worker.checker import Checker, Document
 from quantcheck.worker.replay.compare import Decision
 from quantcheck.worker.replay.recorded import Recorded
 from quantcheck.worker.replay.replayer import Filters, Replayed, Replayer
 from quantcheck.worker.replay.source import SourceRecord
 from quantcheck.worker.stream.batch import BatchProcessor
 from quantcheck.worker.stream.records import InputRecord
+
+from quantcheck.checker import Checker, Document
 from tests.stream.samples import SETTINGS, Versions, as_records, handbook, sample_claims
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from quantcheck.worker.cli.main import main
 from quantcheck.worker.store import open_store
+
+from quantcheck.cli.main import main
 
 # Nothing listens here: every case below must fail before a connection is tried.
 UNREACHABLE = ["--bootstrap-servers", "127.0.0.1:9", "--store", "sqlite:///:memory:"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from quantcheck.worker.replay.compare import (
     Coordinates,
     Decision,

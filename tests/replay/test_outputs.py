@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.compare import Coordinates, Decision, ReplayedClaim, Transition
 from quantcheck.worker.replay.outputs import COLUMNS, output_format, rows_file
+
+from quantcheck.errors import UsageError
 
 VERDICT = b'{"schema_version":1,"claim_id":"C1","status":"supported","reason":"ok \\u00e9"}'
 CHANGED = ReplayedClaim(

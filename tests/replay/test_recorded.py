@@ -6,6 +6,7 @@ import json
 
 from quantcheck.worker.replay.recorded import RecordedIndex
 from quantcheck.worker.replay.window import PartitionRange, Window
+
 from tests.replay.samples import replayer, sources
 from tests.stream.samples import as_records, sample_claims
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from quantcheck.worker.cli.main import main
+from quantcheck.cli.main import main
 from tests.replay.commands import replay
 from tests.schemas.samples import answer_payload
 from tests.stream.samples import MIXED_MARKERS

@@ -12,7 +12,6 @@ from quantcheck.schemas import (
     dead_letter_headers,
     read_dead_letter_headers,
 )
-from quantcheck.worker.checker import Checker
 from quantcheck.worker.replay.compare import Decision, Tally, Transition, answer_reason
 from quantcheck.worker.replay.recorded import Recorded, RecordedIndex, recorded_dead_letter
 from quantcheck.worker.replay.replayer import Filters, Replayed
@@ -20,6 +19,8 @@ from quantcheck.worker.replay.source import SourceRecord
 from quantcheck.worker.replay.window import PartitionRange, Window
 from quantcheck.worker.stream.batch import BatchProcessor
 from quantcheck.worker.stream.records import InputRecord
+
+from quantcheck.checker import Checker
 from tests.answers.samples import answer
 from tests.replay.samples import recorded_as, replayer, sources, versions
 from tests.replay.test_report_html import report_page

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 from kafka import KafkaAdminClient, KafkaProducer
-
 from quantcheck.worker.replay.window import format_millis
 from quantcheck.worker.store import open_store
 from quantcheck.worker.stream.publish import claim_message, publish_claims
+
 from tests.replay.commands import Result, replay
 from tests.replay.samples import handbook_v2
 from tests.stream.samples import sample_claims

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from quantcheck.schemas import HEADER_PREFIX, read_dead_letter_headers
 from quantcheck.worker.stream.publish import claim_message
+
 from tests.replay.commands import replay
 from tests.stream.samples import sample_claims
 from tests.stream.workers import WorkerProcess, load_handbook, make_topics

@@ -7,14 +7,15 @@ from collections import Counter
 from datetime import UTC, datetime
 
 from quantcheck.schemas import VerdictEvent, dead_letter_headers, read_dead_letter_headers
-from quantcheck.worker.checker import Checker
-from quantcheck.worker.checker.model import sha256_text
 from quantcheck.worker.replay.compare import Transition
 from quantcheck.worker.replay.recorded import Recorded, recorded_dead_letter
 from quantcheck.worker.replay.replayer import Filters, checked_at_of
 from quantcheck.worker.replay.source import SourceRecord
 from quantcheck.worker.stream.batch import BatchProcessor
 from quantcheck.worker.stream.records import InputRecord
+
+from quantcheck.checker import Checker
+from quantcheck.checker.model import sha256_text
 from tests.replay.samples import handbook_v2, recorded_as, replayer, sources, versions
 from tests.stream.samples import EXPECTED_STATUSES, SETTINGS, as_records, sample_claims
 

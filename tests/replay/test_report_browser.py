@@ -12,9 +12,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from quantcheck.worker.replay.compare import Tally
 from quantcheck.worker.replay.report_html import HtmlReport
+
 from tests.replay.samples import changed_claims, handbook_v2
 
 pytestmark = pytest.mark.integration

@@ -8,6 +8,7 @@ from quantcheck.schemas import FactResult, Span
 from quantcheck.worker.replay.compare import Tally
 from quantcheck.worker.replay.replayer import Replayed
 from quantcheck.worker.replay.report_html import HtmlReport, highlighted
+
 from tests.replay.samples import changed_claims, handbook_v2
 
 EXTERNAL = re.compile(r"""(?:src|href|action)\s*=\s*["']?\s*(?:[a-z]+:)?//""", re.IGNORECASE)

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
-
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.window import (
     PartitionRange,
     TopicOffsets,
@@ -16,6 +14,8 @@ from quantcheck.worker.replay.window import (
     parse_timestamp,
     resolve_window,
 )
+
+from quantcheck.errors import UsageError
 
 # Three partitions: 0 holds offsets 10..109, 1 holds 0..49, 2 is empty at offset 7.
 OFFSETS = TopicOffsets(beginnings={0: 10, 1: 0, 2: 7}, ends={0: 110, 1: 50, 2: 7})

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 import pytest
-
 from quantcheck.schemas import (
     AnswerEvent,
     ClaimDecodeError,
@@ -15,6 +14,7 @@ from quantcheck.schemas import (
     parse_claims_topic_value,
 )
 from quantcheck.schemas.limits import MAX_ANSWER_ID_CHARS, MAX_ANSWER_TEXT_CHARS, MAX_ID_CHARS
+
 from tests.schemas.samples import DROP, answer_payload, claim_payload
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-
 from quantcheck.schemas import (
     STATUSES,
     WORST_FIRST,
@@ -26,6 +25,7 @@ from quantcheck.schemas import (
     parse_verdicts_topic_value,
     worst_status,
 )
+
 from tests.schemas.samples import EMPTY_SHA256, verdict
 
 CLAIM_STATUSES: tuple[VerdictStatus, ...] = (

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-
 from quantcheck.schemas import ClaimDecodeError, ClaimEvent, parse_claim
 from quantcheck.schemas.claim import summarize_errors
 from quantcheck.schemas.limits import (
@@ -24,6 +23,7 @@ from quantcheck.schemas.limits import (
     MAX_PROMPT_CHARS,
     MAX_RETRIEVED_DOC_IDS,
 )
+
 from tests.schemas.samples import DROP, claim_bytes, claim_payload
 
 

@@ -14,7 +14,6 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-
 from quantcheck.schemas import (
     ADDED_HEADERS,
     DEAD_LETTER_KINDS,
@@ -39,7 +38,8 @@ from quantcheck.schemas.generate import (
     rendered_files,
     stale_files,
 )
-from quantcheck.worker.answers import split_answer
+
+from quantcheck.answers import split_answer
 from tests.answers.samples import has_quantity
 from tests.schemas.samples import answer_payload, claim_payload, fact, verdict
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from quantcheck.schemas import (
     ADDED_HEADERS,
     CLAIM_DECODE_KINDS,

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from quantcheck.schemas import (
     CLAIM_DECODE_KINDS,
     ClaimDecodeError,
@@ -18,6 +17,7 @@ from quantcheck.schemas import (
     parse_claims_topic_value,
 )
 from quantcheck.schemas.limits import MAX_CLAIM_MESSAGE_BYTES, MAX_ERROR_MESSAGE_CHARS
+
 from tests.schemas.samples import answer_payload, claim_bytes, claim_payload
 
 

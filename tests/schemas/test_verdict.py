@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-
 from quantcheck.schemas import (
     STATUSES,
     EvidenceDocument,
@@ -17,6 +16,7 @@ from quantcheck.schemas import (
     VerdictEvent,
     dump_verdict,
 )
+
 from tests.schemas.samples import fact, verdict
 
 

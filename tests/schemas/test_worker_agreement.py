@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from quantcheck.schemas import DIFFERENCES, MATCH_KINDS, RELATIONS, STATUSES
 from quantcheck.schemas.limits import MAX_CLAIM_MESSAGE_BYTES
-from quantcheck.worker.checker.model import MatchKind, Status, sha256_text
-from quantcheck.worker.checker.policy import Difference
-from quantcheck.worker.quantities.facts import Relation
-from quantcheck.worker.settings import BY_NAME
+
+from quantcheck.checker.model import MatchKind, Status, sha256_text
+from quantcheck.checker.policy import Difference
+from quantcheck.quantities.facts import Relation
+from quantcheck.settings import BY_NAME
 from tests.schemas.samples import EMPTY_SHA256
 
 

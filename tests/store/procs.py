@@ -12,9 +12,10 @@ from multiprocessing.synchronize import Barrier, Event
 from pathlib import Path
 from typing import Any
 
-from quantcheck.worker.checker.model import Document
-from quantcheck.worker.inputs.documents import iter_documents
 from quantcheck.worker.store import open_store
+
+from quantcheck.checker.model import Document
+from quantcheck.inputs.documents import iter_documents
 
 
 def generated_text(tag: str, index: int) -> str:

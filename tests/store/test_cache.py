@@ -7,8 +7,6 @@ from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 
 import pytest
-
-from quantcheck.worker.checker.model import Document
 from quantcheck.worker.store import CachingStore, open_store
 from quantcheck.worker.store.base import (
     DocumentStore,
@@ -17,6 +15,8 @@ from quantcheck.worker.store.base import (
     VersionInfo,
     manifest_sha256,
 )
+
+from quantcheck.checker.model import Document
 
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 

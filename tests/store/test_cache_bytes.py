@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from quantcheck.worker.checker.model import Document, sha256_text
 from quantcheck.worker.store import CachingStore, open_store
 from quantcheck.worker.store.cache import document_bytes
+
+from quantcheck.checker.model import Document, sha256_text
 from tests.support.memory import traced_mib
 
 MIB = 1024 * 1024

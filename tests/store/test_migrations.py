@@ -8,10 +8,10 @@ from urllib.parse import urlsplit
 
 import psycopg
 import pytest
-
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.store import open_store
 from quantcheck.worker.store.migrations import load_migrations, split_sqlite_script
+
+from quantcheck.errors import UsageError
 from tests.store import procs
 
 SPAWN = multiprocessing.get_context("spawn")

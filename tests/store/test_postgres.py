@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
-
-from quantcheck.worker.checker.model import Document
-from quantcheck.worker.errors import StoreUnavailableError, UsageError
 from quantcheck.worker.store import DocumentStore, open_store
+
+from quantcheck.checker.model import Document
+from quantcheck.errors import StoreUnavailableError, UsageError
 from tests.support.postgres import PostgresServer
 
 pytestmark = [pytest.mark.integration, pytest.mark.faults]

@@ -6,11 +6,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
-from quantcheck.worker.checker.model import Document
-from quantcheck.worker.errors import StoreUnavailableError, UsageError
 from quantcheck.worker.store import open_store
 from quantcheck.worker.store.sqlite import SqliteStore
+
+from quantcheck.checker.model import Document
+from quantcheck.errors import StoreUnavailableError, UsageError
 
 
 def test_relative_url_is_relative_to_the_working_directory(

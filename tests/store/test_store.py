@@ -10,12 +10,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-
 from quantcheck.schemas import ClaimDecodeError, parse_claim
 from quantcheck.schemas.limits import MAX_KB_VERSION_CHARS
-from quantcheck.worker.checker.model import Document
-from quantcheck.worker.errors import InputError, UsageError
-from quantcheck.worker.inputs.documents import iter_documents, read_documents
 from quantcheck.worker.store import (
     DocumentStore,
     InvalidDocumentError,
@@ -25,6 +21,10 @@ from quantcheck.worker.store import (
     open_store,
     validate_kb_version,
 )
+
+from quantcheck.checker.model import Document
+from quantcheck.errors import InputError, UsageError
+from quantcheck.inputs.documents import iter_documents, read_documents
 from tests.schemas.samples import claim_bytes
 from tests.store import procs
 

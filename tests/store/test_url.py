@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from quantcheck.worker.errors import UsageError
-from quantcheck.worker.settings import BY_NAME
 from quantcheck.worker.store import mask_url, open_store
 from quantcheck.worker.store.url import PostgresTarget, SqliteTarget, parse_store_url
+
+from quantcheck.errors import UsageError
+from quantcheck.settings import BY_NAME
 
 
 @pytest.mark.parametrize(

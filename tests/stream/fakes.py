@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kafka.structs import ConsumerGroupMetadata, MemberState, TopicPartition
-
 from quantcheck.worker.stream.ports import CallTimeoutError, SendFuture
 from quantcheck.worker.stream.records import OutputRecord
 

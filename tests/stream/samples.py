@@ -6,13 +6,14 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from quantcheck.schemas import AnswerEvent, ClaimEvent
-from quantcheck.worker.checker import Document
 from quantcheck.worker.client.messages import event_message
-from quantcheck.worker.errors import StoreUnavailableError
-from quantcheck.worker.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
-from quantcheck.worker.inputs.documents import iter_documents
 from quantcheck.worker.stream.batch import BatchSettings
 from quantcheck.worker.stream.records import Header, InputRecord
+
+from quantcheck.checker import Document
+from quantcheck.errors import StoreUnavailableError
+from quantcheck.inputs.claims import ClaimDefaults, ClaimRow, iter_claims
+from quantcheck.inputs.documents import iter_documents
 from tests.conftest import EXAMPLES
 
 HANDBOOK = EXAMPLES / "field_sensor_handbook.csv"

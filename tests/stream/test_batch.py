@@ -6,12 +6,12 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-
 from quantcheck.schemas import read_dead_letter_headers
-from quantcheck.worker.checker import Checker
-from quantcheck.worker.errors import StoreUnavailableError
 from quantcheck.worker.stream.batch import BatchProcessor, Checked, DeadLettered
 from quantcheck.worker.stream.records import InputRecord, first_offsets, next_offsets
+
+from quantcheck.checker import Checker
+from quantcheck.errors import StoreUnavailableError
 from tests.schemas.samples import claim_bytes
 from tests.stream.samples import (
     CITATION_FAILURES,

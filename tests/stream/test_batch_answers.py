@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-
 from quantcheck.schemas import (
     AnswerVerdictEvent,
     VerdictEvent,
@@ -18,8 +17,6 @@ from quantcheck.schemas import (
     read_dead_letter_headers,
 )
 from quantcheck.schemas.limits import MAX_CITED_DOC_IDS
-from quantcheck.worker.answers.split import Uncited
-from quantcheck.worker.checker import Checker
 from quantcheck.worker.stream.batch import (
     BatchProcessor,
     BatchResult,
@@ -28,6 +25,9 @@ from quantcheck.worker.stream.batch import (
     DeadLettered,
 )
 from quantcheck.worker.stream.records import InputRecord, OutputRecord
+
+from quantcheck.answers.split import Uncited
+from quantcheck.checker import Checker
 from tests.answers.samples import FOUR_SENTENCES, answer
 from tests.stream.samples import (
     KB_VERSION,

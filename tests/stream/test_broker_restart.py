@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from quantcheck.schemas import read_dead_letter_headers
 from quantcheck.worker.stream.publish import claim_message
+
 from tests.stream.samples import CITATION_FAILURES, EXPECTED_STATUSES, sample_claims
 from tests.stream.workers import WorkerProcess, load_handbook, make_topics, wait_until
 from tests.support.kafka import KafkaBroker, OutgoingRecord, consume_all, produce

@@ -5,9 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from quantcheck.worker.errors import UsageError
-from quantcheck.worker.settings import Settings
 from quantcheck.worker.stream.config import (
     MAX_CLAIM_RECORD_BYTES,
     MAX_DEAD_LETTER_RECORD_BYTES,
@@ -17,6 +14,9 @@ from quantcheck.worker.stream.config import (
     producer_config,
     transactional_id,
 )
+
+from quantcheck.errors import UsageError
+from quantcheck.settings import Settings
 
 SECRET = "s3cr3t-pa55"
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from kafka import ConsumerRebalanceListener, KafkaConsumer
-
 from quantcheck.worker.stream.config import consumer_config
 from quantcheck.worker.stream.consumer import WorkerConsumer
+
 from tests.stream.workers import connection
 from tests.support.kafka import KafkaBroker, create_topics, produce
 

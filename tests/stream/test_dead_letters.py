@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from quantcheck import __version__
 from quantcheck.schemas import ADDED_HEADERS, read_dead_letter_headers
-from quantcheck.worker.checker import CHECKER_VERSION
 from quantcheck.worker.stream.dead_letters import dead_letter
 from quantcheck.worker.stream.records import InputRecord
+
+from quantcheck import __version__
+from quantcheck.checker import CHECKER_VERSION
 
 RECORD = InputRecord(
     topic="claims",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from quantcheck.schemas import AnswerEvent, ClaimEvent
 from quantcheck.worker.stream.decode import DecodeFailure, decode_message
+
 from tests.schemas.samples import answer_payload, claim_bytes
 
 LIMIT = 1_000_000

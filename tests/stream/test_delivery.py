@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.coordinator.base import Generation
-
 from quantcheck.worker.stream.config import consumer_config, producer_config
 from quantcheck.worker.stream.delivery import (
     AtLeastOnceDelivery,
@@ -24,6 +23,7 @@ from quantcheck.worker.stream.fencing import stable_generation
 from quantcheck.worker.stream.ports import Producer
 from quantcheck.worker.stream.producer import BoundedProducer
 from quantcheck.worker.stream.records import OutputRecord
+
 from tests.stream.workers import connection
 from tests.support.kafka import KafkaBroker, consume_all, create_topics, produce
 

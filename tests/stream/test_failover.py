@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from kafka import KafkaConsumer, TopicPartition
-
 from quantcheck.worker.stream.publish import claim_message
+
 from tests.stream.samples import CITATION_FAILURES, EXPECTED_STATUSES, sample_claims
 from tests.stream.workers import WorkerProcess, load_handbook, make_topics, wait_until
 from tests.support.kafka import KafkaBroker, OutgoingRecord, consume_all, produce

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from kafka.structs import ConsumerGroupMetadata, MemberState
-
 from quantcheck.worker.stream.fencing import fence_reason, stable_generation
 
 

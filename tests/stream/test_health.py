@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from quantcheck.worker.errors import StoreUnavailableError
 from quantcheck.worker.stream.health import Health
+
+from quantcheck.errors import StoreUnavailableError
 
 
 class Clock:

@@ -10,15 +10,15 @@ from dataclasses import dataclass
 
 import pytest
 from kafka.errors import MessageSizeTooLargeError, TopicAuthorizationFailedError
-
 from quantcheck.schemas import read_dead_letter_headers
-from quantcheck.worker.checker import Checker
 from quantcheck.worker.observability.metrics import Metrics
 from quantcheck.worker.stream.batch import BatchProcessor
 from quantcheck.worker.stream.delivery import AtLeastOnceDelivery, Delivery, TransactionalDelivery
 from quantcheck.worker.stream.health import Health
 from quantcheck.worker.stream.loop import FATAL_ATTEMPTS, Worker, WorkerOptions
 from quantcheck.worker.stream.publish import claim_message
+
+from quantcheck.checker import Checker
 from tests.stream.fakes import Cluster, FakeConsumer
 from tests.stream.samples import KB_VERSION, SETTINGS, Versions, handbook, sample_claims
 

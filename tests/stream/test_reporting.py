@@ -7,14 +7,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import structlog
-from structlog.testing import capture_logs
-
-from quantcheck.worker.checker import Checker
 from quantcheck.worker.observability.logging import configure_logging
 from quantcheck.worker.observability.metrics import Metrics
 from quantcheck.worker.stream.batch import BatchProcessor, BatchResult
 from quantcheck.worker.stream.records import InputRecord
 from quantcheck.worker.stream.reporting import BatchReporter
+from structlog.testing import capture_logs
+
+from quantcheck.checker import Checker
 from tests.answers.samples import answer
 from tests.schemas.samples import claim_bytes
 from tests.stream.samples import (

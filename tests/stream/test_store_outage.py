@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
-
 from quantcheck.schemas import read_dead_letter_headers
 from quantcheck.worker.stream.publish import claim_message
+
 from tests.stream.samples import CITATION_FAILURES, sample_claims
 from tests.stream.workers import (
     WorkerProcess,

@@ -9,12 +9,12 @@ from typing import Any
 
 import jsonschema
 import pytest
-
 from quantcheck.schemas import VerdictEvent, dump_verdict
 from quantcheck.schemas.generate import SCHEMA_DIR
-from quantcheck.worker.checker import CHECKER_VERSION, Checker, Claim
-from quantcheck.worker.checker.model import Status
 from quantcheck.worker.stream.verdicts import source_of, verdict_event, verdict_json, verdict_record
+
+from quantcheck.checker import CHECKER_VERSION, Checker, Claim
+from quantcheck.checker.model import Status
 from tests.quantities.test_cases import CASES, checker_of, claim_of, documents_of
 from tests.stream.samples import as_records, handbook, sample_claims
 

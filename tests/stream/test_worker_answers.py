@@ -10,10 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from quantcheck.schemas import VerdictEvent, read_dead_letter_headers
-from quantcheck.worker.cli.main import main
 from quantcheck.worker.stream.publish import claim_message
+
+from quantcheck.cli.main import main
 from tests.answers.samples import FOUR_SENTENCES
 from tests.schemas.samples import answer_payload
 from tests.stream.samples import MIXED_MARKERS, MIXED_MARKERS_STATUSES, sample_claims

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 import structlog
-from structlog.testing import capture_logs
-
-from quantcheck.worker.checker import Checker
 from quantcheck.worker.observability.logging import configure_logging
 from quantcheck.worker.observability.metrics import Metrics
 from quantcheck.worker.store import open_store
 from quantcheck.worker.stream.loop import Worker, WorkerOptions
 from quantcheck.worker.stream.publish import claim_message
+from structlog.testing import capture_logs
+
+from quantcheck.checker import Checker
 from tests.stream.samples import sample_claims
 from tests.stream.workers import connection, load_handbook, make_topics
 from tests.support.kafka import KafkaBroker, OutgoingRecord, consume_all, produce

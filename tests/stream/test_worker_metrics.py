@@ -9,9 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from quantcheck.schemas import read_dead_letter_headers
-from quantcheck.worker.cli.main import main
+
+from quantcheck.cli.main import main
 from tests.stream.samples import CLAIMS
 from tests.stream.workers import (
     WorkerProcess,

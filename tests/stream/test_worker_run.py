@@ -8,10 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from quantcheck.schemas import read_dead_letter_headers
-from quantcheck.worker.cli.main import main
 from quantcheck.worker.stream.publish import claim_message
+
+from quantcheck.cli.main import main
 from tests.stream.samples import CITATION_FAILURES, CLAIMS, EXPECTED_STATUSES, sample_claims
 from tests.stream.workers import Topics, WorkerProcess, big_producer, load_handbook, make_topics
 from tests.support.kafka import ConsumedRecord, KafkaBroker, consume_all

@@ -25,17 +25,17 @@ from typing import Any
 import pytest
 from kafka import KafkaAdminClient, KafkaProducer
 from prometheus_client.parser import text_string_to_metric_families
-
 from quantcheck.schemas import (
     AnswerVerdictEvent,
     VerdictEvent,
     parse_verdicts_topic_value,
     worst_status,
 )
-from quantcheck.worker.inputs.documents import iter_documents
 from quantcheck.worker.store import open_store
 from quantcheck.worker.stream.config import KafkaConnection, admin_config, producer_config
 from quantcheck.worker.stream.topics import create_topics, worker_topics
+
+from quantcheck.inputs.documents import iter_documents
 from tests.stream.samples import HANDBOOK, KB_VERSION
 from tests.support.kafka import ROOT, KafkaBroker, consume_all
 

@@ -28,7 +28,6 @@ from types import TracebackType
 from typing import Any, Final
 
 from kafka import KafkaProducer
-
 from quantcheck.schemas import AnswerEvent, ClaimEvent
 from quantcheck.worker.client.messages import as_answer, as_claim, event_message
 

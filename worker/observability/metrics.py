@@ -24,8 +24,8 @@ from prometheus_client import (
 )
 
 from quantcheck import __version__, schemas
-from quantcheck.worker.checker import CHECKER_VERSION
-from quantcheck.worker.checker.model import Status
+from quantcheck.checker import CHECKER_VERSION
+from quantcheck.checker.model import Status
 
 NAMESPACE = "quantcheck"
 DEFAULT_LABEL_VALUE_LIMIT = 50
@@ -254,7 +254,7 @@ class Metrics:
     ) -> None:
         """Count one published verdict, the facts behind it and how long its check took.
 
-        ``status`` is a :class:`~quantcheck.worker.checker.model.Status` (or its value);
+        ``status`` is a :class:`~quantcheck.checker.model.Status` (or its value);
         ``facts`` are ``(category, matched)`` pairs. An unknown status raises ``ValueError``.
         """
         model, retriever, kb_version = self._verdict_labels(model, retriever, kb_version)

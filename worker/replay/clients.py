@@ -14,11 +14,11 @@ from typing import Any
 
 from kafka import KafkaConsumer, TopicPartition
 from kafka.errors import KafkaError
-
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.window import TopicOffsets
 from quantcheck.worker.stream.clients import plain_producer, unreachable
 from quantcheck.worker.stream.config import KafkaConnection
+
+from quantcheck.errors import UsageError
 
 CLIENT_ID = "quantcheck-replay"
 # Every offset lookup is a bounded call: an unreachable broker ends the replay with one line

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from quantcheck.schemas import WORST_FIRST
-from quantcheck.worker.reports.summary import ordered_counts, summary_lines
+
+from quantcheck.reports.summary import ordered_counts, summary_lines
 
 
 class Transition(StrEnum):

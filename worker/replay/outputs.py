@@ -18,8 +18,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.compare import ReplayedClaim
+
+from quantcheck.errors import UsageError
 
 COLUMNS: tuple[str, ...] = (
     "claim_id",

@@ -11,10 +11,10 @@ import threading
 from typing import Any
 
 from kafka.errors import KafkaError
-
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.stream.delivery import send
 from quantcheck.worker.stream.records import OutputRecord
+
+from quantcheck.errors import UsageError
 
 FLUSH_TIMEOUT_S = 120.0
 

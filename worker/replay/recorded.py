@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, ValidationError
-
 from quantcheck.schemas import DeadLetterInfo, VerdictStatus
 from quantcheck.worker.replay.clients import offsets_at, partitions_of, topic_offsets
 from quantcheck.worker.replay.compare import Decision, answer_reason

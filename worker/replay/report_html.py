@@ -29,10 +29,11 @@ from quantcheck.schemas import (
     VerdictEvent,
     parse_verdicts_topic_value,
 )
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.compare import ReplayedClaim, Tally, Transition
-from quantcheck.worker.reports.chart import colour_of
-from quantcheck.worker.reports.summary import ordered_counts
+
+from quantcheck.errors import UsageError
+from quantcheck.reports.chart import colour_of
+from quantcheck.reports.summary import ordered_counts
 
 if TYPE_CHECKING:
     # Only a type here: the replayer needs kafka-python, which `quantcheck check`, the

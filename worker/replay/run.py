@@ -12,9 +12,6 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from quantcheck.worker.answers.split import Uncited
-from quantcheck.worker.checker import CHECKER_VERSION, Checker
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.clients import (
     offsets_at,
     partitions_of,
@@ -40,6 +37,10 @@ from quantcheck.worker.store import DocumentStore
 from quantcheck.worker.stream.batch import BatchProcessor, BatchSettings
 from quantcheck.worker.stream.config import KafkaConnection
 from quantcheck.worker.stream.records import OutputRecord
+
+from quantcheck.answers.split import Uncited
+from quantcheck.checker import CHECKER_VERSION, Checker
+from quantcheck.errors import UsageError
 
 EXIT_DIFFERENCES = 3
 # Below this many offsets a replay takes a few seconds and a progress bar is only noise.

@@ -19,11 +19,11 @@ from typing import Any
 
 from kafka import TopicPartition
 from kafka.errors import KafkaError
-
 from quantcheck.schemas import DeadLetterHeaderError, DeadLetterInfo, read_dead_letter_headers
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.replay.window import PartitionRange, Window
 from quantcheck.worker.stream.records import InputRecord, from_consumer_record
+
+from quantcheck.errors import UsageError
 
 POLL_TIMEOUT_MS = 500
 # A partition whose position has not moved for this long while records are still due means

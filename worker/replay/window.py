@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from quantcheck.worker.errors import UsageError
+from quantcheck.errors import UsageError
 
 OffsetsForTime = Callable[[int], Mapping[int, int | None]]
 """Per partition, the first offset whose timestamp is at or after a time (ms), or None."""

@@ -6,7 +6,6 @@ machine, ``postgresql://USER@HOST:PORT/DB`` for a fleet of workers.
 
 from __future__ import annotations
 
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.store.base import (
     DocumentStore,
     InvalidDocumentError,
@@ -22,6 +21,8 @@ from quantcheck.worker.store.base import (
 )
 from quantcheck.worker.store.cache import CachingStore
 from quantcheck.worker.store.url import SqliteTarget, mask_url, parse_store_url
+
+from quantcheck.errors import UsageError
 
 
 def open_store(

@@ -29,8 +29,9 @@ from types import TracebackType
 from typing import Self
 
 from quantcheck.schemas.limits import MAX_KB_VERSION_CHARS
-from quantcheck.worker.checker.model import Document, sha256_text
-from quantcheck.worker.errors import UsageError
+
+from quantcheck.checker.model import Document, sha256_text
+from quantcheck.errors import UsageError
 
 # How many IDs per category a conflict message names before it only counts them.
 _CONFLICT_EXAMPLES = 3

@@ -13,7 +13,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
 
-from quantcheck.worker.checker.model import Document
 from quantcheck.worker.store.base import (
     DocumentStore,
     LoadResult,
@@ -21,6 +20,8 @@ from quantcheck.worker.store.base import (
     VersionInfo,
     unique_ids,
 )
+
+from quantcheck.checker.model import Document
 
 
 def document_bytes(doc: Document | None) -> int:

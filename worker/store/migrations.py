@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from quantcheck.worker.errors import UsageError
+from quantcheck.errors import UsageError
 
 if TYPE_CHECKING:
     import psycopg

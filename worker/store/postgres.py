@@ -17,9 +17,6 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
-
-from quantcheck.worker.checker.model import Document
-from quantcheck.worker.errors import StoreUnavailableError, UsageError
 from quantcheck.worker.store.base import (
     DocumentStore,
     InvalidDocumentError,
@@ -37,6 +34,9 @@ from quantcheck.worker.store.base import (
 from quantcheck.worker.store.diffing import Rows, version_diff
 from quantcheck.worker.store.migrations import migrate_postgres
 from quantcheck.worker.store.url import mask_url
+
+from quantcheck.checker.model import Document
+from quantcheck.errors import StoreUnavailableError, UsageError
 
 _T = TypeVar("_T")
 Connection = psycopg.Connection[Any]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Protocol
 
-from quantcheck.worker.checker.model import Document
+from quantcheck.checker.model import Document
 
 
 class DocumentResolver(Protocol):

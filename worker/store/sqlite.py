@@ -16,8 +16,6 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from quantcheck.worker.checker.model import Document
-from quantcheck.worker.errors import StoreUnavailableError, UsageError
 from quantcheck.worker.store.base import (
     DocumentStore,
     InvalidDocumentError,
@@ -33,6 +31,9 @@ from quantcheck.worker.store.base import (
 )
 from quantcheck.worker.store.diffing import Rows, version_diff
 from quantcheck.worker.store.migrations import migrate_sqlite
+
+from quantcheck.checker.model import Document
+from quantcheck.errors import StoreUnavailableError, UsageError
 
 DEFAULT_BUSY_TIMEOUT_S = 10.0
 

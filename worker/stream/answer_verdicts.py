@@ -22,11 +22,12 @@ from quantcheck.schemas import (
     dump_answer_verdict,
     worst_status,
 )
-from quantcheck.worker.answers.offsets import Span
-from quantcheck.worker.checker import CHECKER_VERSION, Status
-from quantcheck.worker.checker.model import sha256_text
 from quantcheck.worker.stream.records import OutputRecord
 from quantcheck.worker.stream.verdicts import verdict_record
+
+from quantcheck.answers.offsets import Span
+from quantcheck.checker import CHECKER_VERSION, Status
+from quantcheck.checker.model import sha256_text
 
 
 @dataclass(frozen=True, slots=True)

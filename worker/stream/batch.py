@@ -22,9 +22,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from quantcheck.schemas import AnswerEvent, ClaimEvent, DeadLetterKind
-from quantcheck.worker.answers.claims import AnswerSentence, answer_sentences, in_answer
-from quantcheck.worker.answers.split import SentenceClaim, Uncited
-from quantcheck.worker.checker import Checker, Claim, Document, Status, Verdict
 from quantcheck.worker.store.resolve import DocumentResolver, resolve_cited
 from quantcheck.worker.stream.answer_verdicts import (
     ClaimStatus,
@@ -36,6 +33,10 @@ from quantcheck.worker.stream.dead_letters import dead_letter
 from quantcheck.worker.stream.decode import DecodeFailure, decode_message
 from quantcheck.worker.stream.records import InputRecord, OutputRecord
 from quantcheck.worker.stream.verdicts import source_of, verdict_json, verdict_record
+
+from quantcheck.answers.claims import AnswerSentence, answer_sentences, in_answer
+from quantcheck.answers.split import SentenceClaim, Uncited
+from quantcheck.checker import Checker, Claim, Document, Status, Verdict
 
 CITATION_FAILURE_KINDS: Mapping[Status, DeadLetterKind] = {
     Status.MISSING_CITATION: "missing_citation",

@@ -8,9 +8,9 @@ from typing import Any
 
 from kafka import KafkaProducer
 from kafka.errors import KafkaError
-
-from quantcheck.worker.errors import UsageError
 from quantcheck.worker.stream.config import KafkaConnection, producer_config
+
+from quantcheck.errors import UsageError
 
 
 def unreachable(connection: KafkaConnection, exc: KafkaError) -> UsageError:

@@ -13,8 +13,8 @@ import socket
 from dataclasses import dataclass, field
 from typing import Any
 
-from quantcheck.worker.errors import UsageError
-from quantcheck.worker.settings import MIB, Settings
+from quantcheck.errors import UsageError
+from quantcheck.settings import MIB, Settings
 
 SASL_PROTOCOLS = frozenset({"SASL_PLAINTEXT", "SASL_SSL"})
 TLS_PROTOCOLS = frozenset({"SSL", "SASL_SSL"})

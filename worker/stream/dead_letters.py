@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from quantcheck import __version__
 from quantcheck.schemas import DeadLetterKind, dead_letter_headers
-from quantcheck.worker.checker import CHECKER_VERSION
 from quantcheck.worker.stream.records import InputRecord, OutputRecord
+
+from quantcheck import __version__
+from quantcheck.checker import CHECKER_VERSION
 
 
 def dead_letter(

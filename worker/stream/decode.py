@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pydantic_core
-
 from quantcheck.schemas import (
     ANSWER_EVENT_TYPE,
     EVENT_TYPE_FIELD,

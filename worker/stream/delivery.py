@@ -25,12 +25,12 @@ from typing import Any, NoReturn
 
 from kafka.errors import CommitFailedError, KafkaError
 from kafka.structs import OffsetAndMetadata, TopicPartition
-
-from quantcheck.worker.errors import TransientError
 from quantcheck.worker.stream.failures import RECORD_REFUSED, describe
 from quantcheck.worker.stream.fencing import fence_reason
 from quantcheck.worker.stream.ports import CallTimeoutError, Consumer, Producer, SendFuture
 from quantcheck.worker.stream.records import OutputRecord
+
+from quantcheck.errors import TransientError
 
 ProducerFactory = Callable[[], Producer]
 Offsets = Mapping[tuple[str, int], int]

@@ -14,7 +14,6 @@ committed offsets by whichever member owns its partitions after the rejoin.
 from __future__ import annotations
 
 from kafka.structs import MemberState
-
 from quantcheck.worker.stream.ports import GroupMetadata
 
 

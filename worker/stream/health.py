@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from quantcheck.worker.errors import TransientError
+from quantcheck.errors import TransientError
 
 # Longer than any single step of the loop may block: a store query (seconds), a bounded
 # transaction call (15 s) or a producer's initialisation (about 15 s).

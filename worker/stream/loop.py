@@ -23,11 +23,7 @@ import structlog
 from kafka import ConsumerRebalanceListener
 from kafka.errors import KafkaError
 from kafka.structs import MemberState, TopicPartition
-
 from quantcheck.schemas import DeadLetterKind
-from quantcheck.worker.answers.split import Uncited
-from quantcheck.worker.checker import Checker
-from quantcheck.worker.errors import StoreUnavailableError, UsageError
 from quantcheck.worker.observability.metrics import Metrics
 from quantcheck.worker.store import DocumentStore
 from quantcheck.worker.stream.backoff import Backoff
@@ -72,6 +68,10 @@ from quantcheck.worker.stream.records import (
 )
 from quantcheck.worker.stream.reporting import BatchReporter, coordinates
 from quantcheck.worker.stream.topics import TopicWatch
+
+from quantcheck.answers.split import Uncited
+from quantcheck.checker import Checker
+from quantcheck.errors import StoreUnavailableError, UsageError
 
 log = structlog.get_logger("quantcheck.worker")
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from quantcheck.worker.errors import TransientError
 from quantcheck.worker.stream.records import OutputRecord
+
+from quantcheck.errors import TransientError
 
 TopicPartitionT = Any
 """kafka-python's ``TopicPartition`` (a named tuple of ``topic`` and ``partition``)."""

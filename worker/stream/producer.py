@@ -20,7 +20,6 @@ from typing import Any
 
 from kafka import KafkaProducer
 from kafka.errors import KafkaError, UnknownError
-
 from quantcheck.worker.stream.delivery import send
 from quantcheck.worker.stream.failures import RECORD_REFUSED
 from quantcheck.worker.stream.ports import (

@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from kafka.errors import KafkaTimeoutError
-
 from quantcheck.schemas import AnswerEvent, ClaimEvent
 from quantcheck.worker.client.messages import event_message
 

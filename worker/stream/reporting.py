@@ -13,11 +13,10 @@ from datetime import datetime
 from typing import Any
 
 import structlog
-from structlog.typing import FilteringBoundLogger
-
 from quantcheck.worker.observability.metrics import Metrics
 from quantcheck.worker.stream.batch import BatchResult, Checked, CheckedAnswer, DeadLettered
 from quantcheck.worker.stream.records import InputRecord
+from structlog.typing import FilteringBoundLogger
 
 log = structlog.get_logger("quantcheck.worker")
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kafka.errors import KafkaError, TopicAlreadyExistsError, for_code
-
 from quantcheck.worker.stream.config import (
     MAX_CLAIM_RECORD_BYTES,
     MAX_DEAD_LETTER_RECORD_BYTES,

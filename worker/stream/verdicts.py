@@ -10,12 +10,12 @@ from decimal import Decimal
 from typing import Any
 
 import pydantic_core
-
 from quantcheck.schemas import ClaimEvent, SourceCoordinates, VerdictEvent
-from quantcheck.worker.checker import CHECKER_VERSION, FactCheck, Verdict
-from quantcheck.worker.checker.model import sha256_text
-from quantcheck.worker.quantities.facts import Mention, format_decimal
 from quantcheck.worker.stream.records import InputRecord, OutputRecord
+
+from quantcheck.checker import CHECKER_VERSION, FactCheck, Verdict
+from quantcheck.checker.model import sha256_text
+from quantcheck.quantities.facts import Mention, format_decimal
 
 
 def source_of(record: InputRecord) -> SourceCoordinates:

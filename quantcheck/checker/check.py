@@ -1,0 +1,153 @@
+"""The check itself: gates, extraction and comparison combined into one verdict.
+
+Pure: the caller resolves the cited documents (from a file, a store, a cache) and
+passes them in; nothing here performs I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from quantcheck.checker import reasons
+from quantcheck.checker.compare import find_support
+from quantcheck.checker.evidence_cache import LruCache
+from quantcheck.checker.gates import citation_failure
+from quantcheck.checker.index import EvidenceIndex
+from quantcheck.checker.model import (
+    Claim,
+    Document,
+    EvidenceRef,
+    FactCheck,
+    MatchKind,
+    Status,
+    Verdict,
+)
+from quantcheck.quantities.categories import Scope
+from quantcheck.quantities.evidence import extract_document
+from quantcheck.quantities.extract import extract
+from quantcheck.quantities.facts import Mention
+
+# Bumped whenever the same input could produce a different verdict, so recorded
+# verdicts can be told apart from replays by a newer checker.
+CHECKER_VERSION = "3.0.0"
+
+
+class CitationMode(StrEnum):
+    """How several cited documents share the work of supporting a claim."""
+
+    COMBINED = "combined"  # each fact may be supported by any cited document
+    SINGLE = "single"  # one cited document must support every fact
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """Choices that change verdicts; fixed for the life of a :class:`Checker`."""
+
+    scope: Scope = Scope.ALL
+    citation_mode: CitationMode = CitationMode.COMBINED
+    evidence_cache_size: int = 4096
+    # Bound on the bytes the cached facts hold (None: by count only). A document of tens of
+    # megabytes yields facts several times its size.
+    evidence_cache_bytes: int | None = None
+    # Recent claims whose verdicts stay cached; 0 judges every claim afresh. Claims repeat
+    # (FAQ-style answers, replays, files of repeated rows), and a verdict depends only on
+    # the claim's text and the content of the documents it cites.
+    claim_cache_size: int = 4096
+
+
+# A claim as far as its verdict goes, once past the citation gates: its text, whether the
+# gates apply, and each cited document with the hash of its content.
+_ClaimKey = tuple[str, bool, tuple[tuple[str, str], ...]]
+
+
+class Checker:
+    """Checks claims against their cited documents, caching each document's facts and
+    the verdicts of recent claims."""
+
+    def __init__(self, options: CheckOptions | None = None):
+        self.options = options or CheckOptions()
+        self.evidence_cache: LruCache[str, EvidenceIndex] = LruCache(
+            self.options.evidence_cache_size, max_bytes=self.options.evidence_cache_bytes
+        )
+        size = self.options.claim_cache_size
+        self.claim_cache: LruCache[_ClaimKey, Verdict] | None = LruCache(size) if size else None
+
+    def check(self, claim: Claim, documents: Mapping[str, Document]) -> Verdict:
+        """Judge one claim. ``documents`` must hold at least the documents it cites."""
+        failure = citation_failure(claim, documents) if claim.gated else None
+        if failure is not None:
+            status, reason = failure
+            return Verdict(status, reason)
+        cited = tuple((d, documents[d].sha256) for d in dict.fromkeys(claim.cited_doc_ids))
+        if self.claim_cache is None:
+            return self._judge(claim.text, cited, documents)
+        key = (claim.text, claim.gated, cited)
+        return self.claim_cache.get_or_compute(
+            key, lambda: self._judge(claim.text, cited, documents)
+        )
+
+    def _judge(
+        self, text: str, cited: tuple[tuple[str, str], ...], documents: Mapping[str, Document]
+    ) -> Verdict:
+        refs = tuple(EvidenceRef(doc_id, sha256) for doc_id, sha256 in cited)
+        indexes = [(doc_id, self.evidence(documents[doc_id])) for doc_id, _ in cited]
+        claimed = extract(text, scope=self.options.scope)
+        flags = set(claimed.flags)
+        for _, index in indexes:
+            flags.update(f"evidence_{flag}" for flag in index.extraction.flags)
+        set_aside = claimed.set_aside
+        if not claimed.mentions:
+            return Verdict(
+                Status.NEEDS_REVIEW_NO_QUANTITY,
+                reasons.NO_QUANTITY,
+                (),
+                tuple(sorted(flags)),
+                refs,
+                set_aside,
+            )
+        if self.options.citation_mode is CitationMode.SINGLE and len(indexes) > 1:
+            checks = _best_single_document(text, claimed.mentions, indexes)
+        else:
+            checks = tuple(
+                find_support(m, indexes, text, claimed.mentions) for m in claimed.mentions
+            )
+        flags.update(
+            (c.match_kind.value if c.difference is None else c.difference.value)
+            for c in checks
+            if c.matched and c.match_kind is not None and c.match_kind is not MatchKind.EXACT
+        )
+        missing = [c for c in checks if not c.matched]
+        conflicts = [c for c in checks if c.negation_conflict]
+        if missing:
+            status, reason = Status.UNSUPPORTED_QUANTITY, reasons.unsupported(missing)
+        elif conflicts:
+            status, reason = Status.NEEDS_REVIEW_NEGATION, reasons.negation(conflicts)
+        else:
+            status, reason = Status.SUPPORTED, reasons.supported(checks)
+        return Verdict(status, reason, checks, tuple(sorted(flags)), refs, set_aside)
+
+    def evidence(self, document: Document) -> EvidenceIndex:
+        """The document's extracted facts, computed once per distinct content."""
+        return self.evidence_cache.get_or_compute(
+            document.sha256,
+            lambda: EvidenceIndex.build(
+                extract_document(document.text, scope=self.options.scope), document.text
+            ),
+        )
+
+
+def _best_single_document(
+    text: str, mentions: tuple[Mention, ...], indexes: list[tuple[str, EvidenceIndex]]
+) -> tuple[FactCheck, ...]:
+    """The checks against whichever one cited document supports the most facts."""
+    best: tuple[FactCheck, ...] | None = None
+    best_score = -1
+    for entry in indexes:
+        checks = tuple(find_support(m, [entry], text, mentions) for m in mentions)
+        score = sum(c.matched and not c.negation_conflict for c in checks)
+        if score > best_score:
+            best, best_score = checks, score
+    assert best is not None
+    return best

@@ -1,0 +1,428 @@
+"""Matching one claim fact against the facts of the cited evidence, value first.
+
+First, semantics: a claim fact is supported by an evidence fact of the same category
+when, in order of preference: the signatures are equal (exact); the claimed value lies
+inside an evidence interval that states what is allowed or possible (within_range); the
+claim names a period that holds the evidence's date, as "April 2015" holds "April 14,
+2015" (period_match); one side came through an inexact conversion and both agree at the
+precision of the less precise literal (converted_match); or the claim is hedged ("about
+96 percent") and the evidence rounds to it at the claim's written precision
+(approximate_match). Bounds only match the same relation and value. A plain number is
+supported by the same number counting anything. A count is supported by a count of its
+noun; where the evidence counts no such thing, by the same number counting something
+else (noun_differs). A match whose polarity differs (one side negated) is kept, but only
+when no same-polarity match exists, and is reported as a negation conflict.
+
+Then, when nothing supports it, the claim's numbers are looked up as written among every
+number of the evidence (see :mod:`.index`): a number found nowhere is absent; one found
+inside a differing fact is present but different, and :mod:`.policy` decides whether
+that difference still supports the claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from quantcheck.checker.derived import derive
+from quantcheck.checker.index import PERIOD, PLAIN, EvidenceIndex, family
+from quantcheck.checker.model import FactCheck, MatchKind
+from quantcheck.checker.periods import period_match, periods_agree
+from quantcheck.checker.policy import CLOSENESS, POLICY, Difference
+from quantcheck.quantities import dates, identifiers
+from quantcheck.quantities.categories import (
+    IDENTIFIER,
+    NUMBER,
+    ORDINAL,
+    PERCENT,
+    SCORE,
+    TIME_OF_DAY,
+    has_unit,
+    same_dimension,
+)
+from quantcheck.quantities.facts import Fact, Mention, Relation, Span
+from quantcheck.quantities.readings import Writing, values_of
+
+_PREFERENCE = {
+    MatchKind.EXACT: 0,
+    MatchKind.WITHIN_RANGE: 1,
+    MatchKind.PERIOD: 2,
+    MatchKind.CONVERTED: 3,
+    MatchKind.APPROXIMATE: 4,
+    MatchKind.NOUN_DIFFERS: 5,
+    MatchKind.OTHER_READING: 6,
+}
+_OTHER_READINGS = frozenset({SCORE, ORDINAL, TIME_OF_DAY})
+# Bounds a value equal to their own satisfies: "at least 5" holds 5, "more than 5" not.
+_INCLUSIVE = frozenset({Relation.GE, Relation.LE})
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """An evidence mention and how it relates to the claim fact."""
+
+    doc_id: str
+    mention: Mention
+    kind: MatchKind | None = None
+    difference: Difference | None = None
+
+
+def find_support(
+    claim: Mention,
+    evidence: Sequence[tuple[str, EvidenceIndex]],
+    wording: str = "",
+    companions: Sequence[Mention] = (),
+) -> FactCheck:
+    """The best evidence match for one claim fact across the given documents; failing
+    that, a computation over them that gives it; failing that, what the evidence holds of
+    its numbers. ``wording`` is the claim's text and ``companions`` its facts, which say
+    what a claimed value may be computed from (see :mod:`.derived`)."""
+    if claim.problem is not None:
+        return FactCheck(claim, matched=False)
+    best: tuple[tuple[bool, int], str, Mention, MatchKind] | None = None
+    # The first evidence value that matched but for another period.
+    elsewhere: tuple[str, Mention] | None = None
+    for doc_id, index in evidence:
+        for candidate, kind in _candidates(claim, index):
+            if not periods_agree(claim, candidate):
+                elsewhere = elsewhere or (doc_id, candidate)
+                continue
+            rank = (candidate.negated != claim.negated, _PREFERENCE[kind])
+            if best is None or rank < best[0]:
+                best = (rank, doc_id, candidate, kind)
+                if rank == (False, 0):
+                    break
+        if best is not None and best[0] == (False, 0):
+            break
+    if best is not None:
+        (conflict, _), doc_id, candidate, kind = best
+        return FactCheck(
+            claim,
+            matched=True,
+            match_kind=kind,
+            evidence_doc_id=doc_id,
+            evidence=candidate,
+            negation_conflict=conflict,
+        )
+    for doc_id, index in evidence:
+        derivation = derive(claim, index, wording, companions)
+        if derivation is not None:
+            source = (
+                derivation.sources[0]
+                if derivation.sources
+                else index.mention_at(Span(0, 0), claim.fact)
+            )
+            return FactCheck(
+                claim,
+                matched=True,
+                match_kind=MatchKind.DERIVED,
+                evidence_doc_id=doc_id,
+                evidence=source,
+                derivation=derivation.computation,
+            )
+    if elsewhere is not None:
+        doc_id, candidate = elsewhere
+        return FactCheck(
+            claim,
+            matched=False,
+            evidence_doc_id=doc_id,
+            evidence=candidate,
+            other_period=candidate.period,
+            difference=Difference.OTHER_PERIOD,
+        )
+    found = _present(claim, evidence)
+    if found is None:
+        return FactCheck(claim, matched=False)
+    assert found.difference is not None
+    if POLICY[found.difference].accepted:
+        return FactCheck(
+            claim,
+            matched=True,
+            match_kind=MatchKind.OTHER_READING,
+            evidence_doc_id=found.doc_id,
+            evidence=found.mention,
+            negation_conflict=found.mention.negated != claim.negated,
+            difference=found.difference,
+        )
+    return FactCheck(
+        claim,
+        matched=False,
+        evidence_doc_id=found.doc_id,
+        evidence=found.mention,
+        other_period=found.mention.period if found.difference is Difference.OTHER_PERIOD else None,
+        difference=found.difference,
+    )
+
+
+# --- value first: what the evidence holds of a claim's numbers ---------------------------
+
+
+def _present(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _Found | None:
+    """How the evidence holds the claim's numbers when no fact supports it: the closest
+    difference, an accepted one where every number has one; None when some number of the
+    claim is written nowhere in the evidence."""
+    category = claim.fact.category
+    if category == IDENTIFIER:
+        return _code(claim, evidence)
+    if category == TIME_OF_DAY:
+        return None  # its digits as written ("6:00 PM") are not its value (18:00)
+    values = values_of(claim.text)
+    if not values:
+        return None
+    per_value: list[list[_Found]] = []
+    for value in values:
+        found = [
+            _Found(doc_id, occurrence.covering or index.number_at(occurrence), None, how)
+            for doc_id, index in evidence
+            for occurrence in index.by_value.get(value, ())
+            if (how := difference(claim, occurrence.covering, occurrence.writing)) is not None
+        ]
+        if not found:
+            return None
+        per_value.append(found)
+    accepted = [
+        [f for f in found if f.difference is not None and POLICY[f.difference].accepted]
+        for found in per_value
+    ]
+    if all(accepted):
+        return accepted[0][0]
+    every = [f for found in per_value for f in found]
+    order = {d: n for n, d in enumerate(CLOSENESS)}
+    return min(every, key=lambda f: order[f.difference] if f.difference else len(order))
+
+
+def difference(
+    claim: Mention, found: Mention | None, writing: Writing = Writing.DIGITS
+) -> Difference | None:
+    """How an evidence fact holding one of the claim's numbers differs from the claim
+    fact (None when it is the claim fact itself: nothing to report)."""
+    fact = claim.fact
+    if found is None:
+        if writing is Writing.LOOSE and family(fact.category) == PLAIN:
+            return Difference.LOOSE_WORD
+        if writing is Writing.ORDINAL and fact.category == ORDINAL:
+            return Difference.RANK
+        return Difference.UNREAD
+    other = found.fact
+    if fact.category == ORDINAL and (
+        family(other.category) == PLAIN or other.category in (IDENTIFIER, ORDINAL)
+    ):
+        # A rank is its number however the evidence writes it: "No. 4", "grade 9".
+        return Difference.RANK
+    claim_dated = fact.category in dates.PERIOD_CATEGORIES
+    found_dated = other.category in dates.PERIOD_CATEGORIES
+    if claim_dated:
+        return Difference.OTHER_DATE if found_dated else Difference.OTHER_READING
+    if found_dated:
+        return Difference.IN_DATE
+    if other.category == IDENTIFIER:
+        return Difference.IN_CODE
+    if other.category in _OTHER_READINGS or fact.category in _OTHER_READINGS:
+        return Difference.OTHER_READING
+    if other.category == fact.category:
+        if not periods_agree(claim, found):
+            return Difference.OTHER_PERIOD
+        if other.value == fact.value and other.upper == fact.upper:
+            if other.relation is fact.relation:
+                return None
+            if fact.relation is Relation.EQ and other.relation in _INCLUSIVE:
+                return Difference.EVIDENCE_BOUND
+            if other.relation is Relation.EQ and fact.relation in _INCLUSIVE:
+                return Difference.CLAIM_BOUND
+            return Difference.OTHER_BOUND
+        return Difference.OTHER_VALUE
+    claimed_unit, found_unit = has_unit(fact.category), has_unit(other.category)
+    if fact.category == PERCENT and other.category == NUMBER and found.key is not None:
+        # Data writes shares without their sign ("humidity": 87, "value": 39.54).
+        return Difference.DATA_SHARE
+    if claimed_unit and not found_unit:
+        return Difference.WITHOUT_UNIT
+    if found_unit and not claimed_unit:
+        return Difference.UNIT_NOT_CLAIMED
+    if not claimed_unit:
+        return Difference.OTHER_NOUN
+    if same_dimension(fact.category, other.category):
+        return Difference.OTHER_UNIT
+    return Difference.OTHER_DIMENSION
+
+
+def _code(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _Found | None:
+    """A claimed identifier whose name the evidence gives with another number ("Tier 1"
+    for "Tier 2"); None when it gives none: the code is absent."""
+    code = str(claim.fact.value)
+    names = tuple(identifiers.names_of(code))
+    for doc_id, index in evidence:
+        named = index.code_names.get(names) if names else None
+        if named is not None:
+            other, span = named
+            found = index.mention_at(span, Fact(IDENTIFIER, Relation.EQ, other))
+            return _Found(doc_id, found, None, Difference.OTHER_CODE)
+    return None
+
+
+# --- semantics: evidence facts that support a claim fact -----------------------------------
+
+
+def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention, MatchKind]]:
+    fact = claim.fact
+    for mention in index.by_fact.get(fact, ()):
+        yield mention, MatchKind.EXACT
+    group = family(fact.category)
+    if group == PERIOD:
+        periods = index.by_family.get(group, ())
+        for mention in periods:
+            kind = period_match(fact, mention.fact)
+            if kind is not None:
+                yield mention, kind
+        if fact.relation is Relation.RANGE and fact.upper is not None:
+            # "between 2020 and 2022": two dates, each of which the evidence may state.
+            ends = [Fact(fact.category, Relation.EQ, v) for v in (fact.value, fact.upper)]
+            found = [next((m for m in periods if period_match(e, m.fact)), None) for e in ends]
+            if found[0] is not None and found[1] is not None:
+                yield found[0], MatchKind.PERIOD
+        if fact.category == dates.YEAR and fact.relation is Relation.EQ:
+            # The same four digits read otherwise in the evidence ("for 2021 remains",
+            # "COLREGs 1972", a table cell): a year is its digits, unless they belong to
+            # a date, whose year the containment above has already compared.
+            for occurrence in index.by_value.get(Decimal(str(fact.value)), ()):
+                covering = occurrence.covering
+                if covering is None or covering.fact.category not in dates.PERIOD_CATEGORIES:
+                    yield covering or index.number_at(occurrence), MatchKind.EXACT
+        return
+    if fact.category == IDENTIFIER:
+        # The same code, however the evidence's own extraction read it ("Android 13" read
+        # there as a number, "8 MP" as two words).
+        for code in identifiers.readings_of(str(fact.value)):
+            span = index.codes.get(code)
+            if span is not None:
+                yield index.mention_at(span, fact), MatchKind.EXACT
+                break
+        return
+    if fact.category == SCORE:
+        # The same two numbers joined as a score anywhere in the evidence, in either order
+        # ("a 2-1 win" for "Belgium 2-1 Algeria", "a vote of 5-4" for "5 to 4").
+        first, _, second = str(fact.value).partition("-")
+        pair = (int(first), int(second))
+        span = index.scores.get(pair) or index.scores.get(pair[::-1])
+        if span is not None:
+            yield index.mention_at(span, fact), MatchKind.EXACT
+        return
+    if isinstance(fact.value, str):
+        if fact.category == TIME_OF_DAY:
+            for mention in index.by_category.get(TIME_OF_DAY, ()):
+                if _clock_inside(fact, mention.fact):
+                    yield mention, MatchKind.WITHIN_RANGE
+        return  # identifiers and scores match exactly or not at all
+    if group != PLAIN:
+        for mention in index.by_category.get(fact.category, ()):
+            if mention.fact != fact:
+                kind = _loose_match(claim, mention, fact, mention.fact)
+                if kind is not None:
+                    yield mention, kind
+        return
+    if fact.relation is Relation.RANGE and _small_whole(fact):
+        # "4-6, 7-6" unitless: two small whole numbers written as a pair, perhaps a score
+        # with no word to say so, matched by the same pair written in the evidence.
+        assert isinstance(fact.value, Decimal)
+        assert isinstance(fact.upper, Decimal)
+        pair = (int(fact.value), int(fact.upper))
+        span = index.scores.get(pair) or index.scores.get(pair[::-1])
+        if span is not None:
+            yield index.mention_at(span, fact), MatchKind.EXACT
+    # Evidence that counts the claimed noun settles the count; evidence that does not may
+    # still state the number, counting something else ("1,200 people" for "1,200
+    # employees"): that match is reported as noun_differs.
+    counts_it = fact.category != NUMBER and fact.category in index.by_category
+    for mention in index.by_family.get(PLAIN, ()):
+        other = mention.fact
+        if other == fact:
+            continue
+        same = other.category == fact.category or NUMBER in (other.category, fact.category)
+        if not same and counts_it:
+            continue
+        kind = _loose_match(claim, mention, fact, other)
+        if kind is not None:
+            yield mention, kind if same else MatchKind.NOUN_DIFFERS
+
+
+def _small_whole(fact: Fact) -> bool:
+    values = (fact.value, fact.upper)
+    return all(
+        isinstance(v, Decimal) and v == v.to_integral_value() and 0 <= v < 1000 for v in values
+    )
+
+
+def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> MatchKind | None:
+    if other.relation is Relation.RANGE:
+        # A value inside a range the evidence states as a limit of what is allowed or
+        # possible ("store between 2 and 8 °C", "3-5 loggers per site"). Not inside an
+        # estimate ("expects $45 million to $50 million"), nor inside a range of plain
+        # numbers (ages, years, a phone number's digits), and a narrower range is never
+        # the range stated.
+        if (
+            fact.relation is Relation.EQ
+            and fact.category == other.category
+            and fact.category != NUMBER
+            and not evidence.estimate
+            and _inside(fact.value, other)
+        ):
+            return MatchKind.WITHIN_RANGE
+        return None
+    if fact.relation is Relation.RANGE:
+        return None
+    if other.relation is not fact.relation:
+        return None
+    if other.value == fact.value:
+        return MatchKind.EXACT  # the same value in a comparable category
+    if (not claim.exact or not evidence.exact) and _agree_at_coarser_precision(claim, evidence):
+        return MatchKind.CONVERTED
+    literal = claim.literal
+    # A hedged claim rounds at its written precision ("about 96 percent" for 96.4), and
+    # so does one that writes decimals, fewer than the evidence ("55.89 years" for data's
+    # 55.8928): its decimals say how precise it means to be.
+    if (
+        fact.relation is Relation.EQ
+        and literal is not None
+        and (claim.approximate or literal.exponent < 0)
+    ):
+        assert isinstance(other.value, Decimal)
+        if literal.rounds_to(other.value):
+            return MatchKind.APPROXIMATE
+    return None
+
+
+def _clock_inside(claimed: Fact, found: Fact) -> bool:
+    """A claimed time of day inside an evidence span of the clock ("from 8 a.m. to 6 p.m.";
+    "10 p.m. to 6 a.m." crosses midnight)."""
+    if found.relation is not Relation.RANGE or claimed.relation is not Relation.EQ:
+        return False
+    value, low, high = str(claimed.value), str(found.value), str(found.upper)
+    if low <= high:
+        return low <= value <= high
+    return value >= low or value <= high
+
+
+def _inside(value: Decimal | str | None, interval: Fact) -> bool:
+    assert isinstance(value, Decimal)
+    assert isinstance(interval.value, Decimal)
+    assert isinstance(interval.upper, Decimal)
+    return interval.value <= value <= interval.upper
+
+
+def _agree_at_coarser_precision(a: Mention, b: Mention) -> bool:
+    """Whether two values read the same in the unit and precision of the coarser literal."""
+    if a.literal is None or b.literal is None:
+        return False
+    coarse, fine = (a, b) if _quantum(a) >= _quantum(b) else (b, a)
+    assert coarse.literal is not None
+    assert isinstance(fine.fact.value, Decimal)
+    return coarse.literal.rounds_to(fine.fact.value)
+
+
+def _quantum(mention: Mention) -> Decimal:
+    """The size of one step in the literal's last written digit, in base units."""
+    literal = mention.literal
+    assert literal is not None
+    step = Decimal(1).scaleb(literal.exponent) * literal.scale
+    return abs(step * literal.numerator / literal.denominator)

@@ -1,0 +1,400 @@
+"""Numbers the evidence implies without writing them, with the arithmetic shown.
+
+People and models state what the evidence implies: the lowest and highest of a forecast
+series as a range, a final score from the two teams' goals, the length of the period a
+series covers, a total, a difference, "three nights at €90" as €270, "roughly double"
+for two figures, a percentage change, a share written as a fraction. A claimed value is
+*derived* when it equals such a computation over values of the claim's own category
+that sit together in the evidence: one sentence, one data record, or one data series
+(a key's values across records). It is compared at the claim's written precision, and
+the reason shows the computation (``money_eur=270 derived: 3 × 90``).
+
+Computations stay within one sentence, record or series on purpose: across a whole
+document some pair of numbers will add up to almost anything, and a wrong number would
+pass as derived.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+
+from quantcheck.checker.index import EvidenceIndex
+from quantcheck.checker.periods import periods_agree
+from quantcheck.quantities import dates
+from quantcheck.quantities.categories import (
+    COUNT_PREFIX,
+    NUMBER,
+    PERCENT,
+    SCORE,
+    TIME_OF_DAY,
+)
+from quantcheck.quantities.facts import CONTEXT, Fact, Mention, Relation, format_decimal
+from quantcheck.quantities.phrases import (
+    CHANGE_NOUNS,
+    CHANGE_WORDS,
+    DIFFERENCE_WORDS,
+    FRACTION_KEY_WORDS,
+    TOTAL_WORDS,
+)
+from quantcheck.quantities.readings import values_of
+
+# Groups larger than this are not searched for sums of three: the combinations grow as
+# the cube of the group, and so does the chance of a coincidence.
+_TRIPLES_UP_TO = 12
+# Multipliers a claim may state beside a total: "three nights", "4 tickets".
+_MULTIPLIERS_UP_TO = Decimal(100)
+_DAY = 86400
+_KEY_WORDS = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Derivation:
+    """How a claimed value follows from evidence values: the computation as reasons print
+    it, and the evidence mentions it used (the first is the one a verdict points at)."""
+
+    computation: str
+    sources: tuple[Mention, ...]
+
+
+# Where a claim is compared with a computed value: is ``value`` the claimed one?
+_Agrees = Callable[[Decimal], bool]
+
+
+def derive(
+    claim: Mention, index: EvidenceIndex, wording: str = "", companions: Sequence[Mention] = ()
+) -> Derivation | None:
+    """The first computation over the evidence that gives the claimed value, if any.
+
+    ``wording`` is the claim's text: a sum is derived only for a claim that says it
+    states a total, a difference only for one that says so, a percentage change only for
+    one that speaks of a change. ``companions`` are the claim's other facts, of which a
+    count may multiply an evidence value."""
+    fact = claim.fact
+    if fact.category == SCORE:
+        return _score(fact, index)
+    if not isinstance(fact.value, Decimal) or fact.category == TIME_OF_DAY:
+        return None
+    if fact.relation is Relation.RANGE:
+        return _extremes(claim, index)
+    if fact.relation is not Relation.EQ:
+        return None
+    agrees = _agreement(claim)
+    said = _cues(wording)
+    if fact.category == "time_seconds":
+        found = _span(index, agrees)
+        if found is not None:
+            return found
+    if fact.category == "multiple":
+        return _ratio(claim, index, agrees)
+    if fact.category == PERCENT:
+        return (_change(claim, index, agrees) if "change" in said else None) or _share(
+            claim, index, agrees
+        )
+    return (
+        (_total(claim, index, agrees) if "total" in said else None)
+        or (_pairwise(claim, index, agrees, said) if said & {"total", "difference"} else None)
+        or _product(claim, index, companions, agrees)
+    )
+
+
+_CUES = {
+    "total": re.compile(rf"\b(?i:{'|'.join(map(re.escape, TOTAL_WORDS))})\b"),
+    "difference": re.compile(rf"\b(?i:{'|'.join(map(re.escape, DIFFERENCE_WORDS))})\b"),
+    "change": re.compile(rf"\b(?i:{'|'.join(map(re.escape, (*CHANGE_WORDS, *CHANGE_NOUNS)))})\b"),
+}
+
+
+def _cues(wording: str) -> frozenset[str]:
+    """Which kinds of computation the claim's words speak of."""
+    return frozenset(kind for kind, pattern in _CUES.items() if pattern.search(wording))
+
+
+# --- comparing at the claim's precision -----------------------------------------------------
+
+
+def _agreement(claim: Mention) -> _Agrees:
+    """Whether a computed base value reads as the claimed one at the claim's precision."""
+    literal = claim.literal
+    target = claim.fact.value
+    assert isinstance(target, Decimal)
+    if literal is None:
+        return lambda value: value == target
+    return literal.rounds_to
+
+
+def _rounds_to(written: Decimal, value: Decimal) -> bool:
+    """``value`` written with the decimals of ``written`` reads as it."""
+    exponent = written.as_tuple().exponent
+    assert isinstance(exponent, int)
+    with localcontext(CONTEXT):
+        try:
+            return value.quantize(Decimal(1).scaleb(exponent), ROUND_HALF_UP) == written
+        except InvalidOperation:
+            return False
+
+
+# --- the evidence values a computation may use -----------------------------------------------
+
+
+def _values(mentions: Iterable[Mention], claim: Mention) -> list[tuple[Decimal, Mention]]:
+    """Single values of the claim's category among ``mentions`` (or, for a count or plain
+    number, of any count or plain number), stated for a period the claim's agrees with."""
+    category = claim.fact.category
+    loose = category == NUMBER or category.startswith(COUNT_PREFIX)
+    found = []
+    for mention in mentions:
+        other = mention.fact
+        same = other.category == category or (
+            loose and (other.category == NUMBER or other.category.startswith(COUNT_PREFIX))
+        )
+        if (
+            same
+            and other.relation is Relation.EQ
+            and isinstance(other.value, Decimal)
+            and mention.negated == claim.negated
+            and periods_agree(claim, mention)
+        ):
+            found.append((other.value, mention))
+    return found
+
+
+def _groups(index: EvidenceIndex) -> Iterable[tuple[Mention, ...]]:
+    """The evidence's mentions by sentence (prose) and by record (data)."""
+    return index.groups.values()
+
+
+def _comparable(index: EvidenceIndex) -> Iterable[tuple[Mention, ...]]:
+    """Values that may be added or subtracted: those of one sentence, and in data those of
+    one record under the same key in different places ("homeScore > display" and
+    "awayScore > display"), never one record's unlike fields (a team's "display" and its
+    "normaltime" say the same goals twice)."""
+    for (kind, _), group in index.groups.items():
+        if kind == "sentence":
+            yield group
+            continue
+        by_leaf: dict[str, list[Mention]] = {}
+        for mention in group:
+            if mention.key is not None:
+                by_leaf.setdefault(mention.key.rpartition(" > ")[2], []).append(mention)
+        yield from (tuple(alike) for alike in by_leaf.values() if len(alike) > 1)
+
+
+def _show(value: Decimal) -> str:
+    return format_decimal(value)
+
+
+# --- the computations ----------------------------------------------------------------------------
+
+
+def _extremes(claim: Mention, index: EvidenceIndex) -> Derivation | None:
+    """A claimed range that is the lowest and highest value of one data series
+    ("temperatures from 22.96 °C to 25.34 °C" over a day's forecast), or of all the data's
+    values of the claim's category."""
+    fact = claim.fact
+    assert isinstance(fact.value, Decimal)
+    assert isinstance(fact.upper, Decimal)
+    written = values_of(claim.text)
+    low_written, high_written = (written[0], written[-1]) if len(written) >= 2 else (None, None)
+
+    def reads_as(value: Decimal, end: Decimal, as_written: Decimal | None) -> bool:
+        if value == end:
+            return True
+        # Written in the base unit, an end may round the evidence at its own decimals.
+        return as_written is not None and as_written == end and _rounds_to(end, value)
+
+    # Series of data only: in prose, two values of a category are not the ends of a range
+    # ("2 °C and 8 °C" is no "2-8 °C").
+    in_data = tuple(m for m in index.by_category.get(fact.category, ()) if m.key is not None)
+    pools = [*index.series.values(), in_data]
+    for pool in pools:
+        values = _values(pool, claim)
+        if len(values) < 2:
+            continue
+        low = min(values, key=lambda item: item[0])
+        high = max(values, key=lambda item: item[0])
+        if reads_as(low[0], fact.value, low_written) and reads_as(
+            high[0], fact.upper, high_written
+        ):
+            where = low[1].key or "the evidence"
+            computation = f"lowest and highest of {len(values)} values of {where}"
+            return Derivation(computation, (low[1], high[1]))
+    return None
+
+
+def _score(fact: Fact, index: EvidenceIndex) -> Derivation | None:
+    """A claimed score that two sibling data values make: the same key under two parents
+    of one record ("homeScore > display": 4, "awayScore > display": 1 for "4-1")."""
+    first, _, second = str(fact.value).partition("-")
+    wanted = (Decimal(first), Decimal(second))
+    for group in index.groups.values():
+        by_leaf: dict[str, list[Mention]] = {}
+        for mention in group:
+            if mention.key is None or " > " not in mention.key:
+                continue
+            by_leaf.setdefault(mention.key.rpartition(" > ")[2], []).append(mention)
+        for siblings in by_leaf.values():
+            for one, other in itertools.permutations(siblings, 2):
+                if one.key == other.key:
+                    continue
+                if (one.fact.value, other.fact.value) == wanted:
+                    computation = f"{one.key} and {other.key}"
+                    return Derivation(computation, (one, other))
+    return None
+
+
+def _span(index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
+    """A claimed duration that is the length of time a dated series covers: "over the
+    next five days" for twenty readings six hours apart."""
+    moments = index.moments
+    if len(moments) < 2:
+        return None
+    steps = {b - a for a, b in itertools.pairwise(moments)}
+    regular = len(steps) == 1
+    covered = moments[-1] - moments[0] + (steps.pop() if regular else 0)
+    if not regular and covered % _DAY == 0:
+        covered += _DAY  # whole days from the first to the last, both counted
+    if agrees(Decimal(covered)):
+        first = datetime.datetime.fromtimestamp(moments[0], datetime.UTC)
+        last = datetime.datetime.fromtimestamp(moments[-1], datetime.UTC)
+        computation = (
+            f"{len(moments)} dated values from {first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M}"
+        )
+        return Derivation(computation, ())
+    return None
+
+
+def _total(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
+    """A claimed total of one data series ("a total of 10.2 mm of rain" over a forecast)."""
+    for key, series in index.series.items():
+        values = _values(series, claim)
+        if len(values) < 2:
+            continue
+        with localcontext(CONTEXT):
+            total = sum((value for value, _ in values), Decimal(0))
+        if agrees(total):
+            return Derivation(f"sum of {len(values)} values of {key}", tuple(m for _, m in values))
+    return None
+
+
+def _pairwise(
+    claim: Mention, index: EvidenceIndex, agrees: _Agrees, said: frozenset[str]
+) -> Derivation | None:
+    """A claimed total that is the sum of two or three values in one sentence or record,
+    or a claimed difference of two."""
+    adds, subtracts = "total" in said, "difference" in said
+    for group in _comparable(index):
+        values = _values(group, claim)
+        if len(values) < 2:
+            continue
+        with localcontext(CONTEXT):
+            for (a, one), (b, other) in itertools.combinations(values, 2):
+                if adds and agrees(a + b):
+                    return Derivation(f"{_show(a)} + {_show(b)}", (one, other))
+                if subtracts and agrees(abs(a - b)):
+                    big, small = (one, other) if a >= b else (other, one)
+                    return Derivation(f"{_show(max(a, b))} - {_show(min(a, b))}", (big, small))
+            if adds and len(values) <= _TRIPLES_UP_TO:
+                for trio in itertools.combinations(values, 3):
+                    total = sum((value for value, _ in trio), Decimal(0))
+                    if agrees(total):
+                        shown = " + ".join(_show(value) for value, _ in trio)
+                        return Derivation(shown, tuple(m for _, m in trio))
+    return None
+
+
+def _product(
+    claim: Mention, index: EvidenceIndex, companions: Sequence[Mention], agrees: _Agrees
+) -> Derivation | None:
+    """A claimed total that is a small count the claim states times an evidence value:
+    "€270 for three nights" against "€90 a night"."""
+    counts = {
+        m.fact.value
+        for m in companions
+        if m is not claim
+        and m.fact.category.startswith(COUNT_PREFIX)
+        and m.fact.relation is Relation.EQ
+        and isinstance(m.fact.value, Decimal)
+        and 1 < m.fact.value <= _MULTIPLIERS_UP_TO
+        and m.fact.value == m.fact.value.to_integral_value()
+    }
+    if not counts:
+        return None
+    for value, mention in _values(index.by_category.get(claim.fact.category, ()), claim):
+        for count in sorted(counts):
+            assert isinstance(count, Decimal)
+            with localcontext(CONTEXT):
+                product = count * value
+            if agrees(product):
+                return Derivation(f"{_show(count)} × {_show(value)}", (mention,))
+    return None
+
+
+def _ratio(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
+    """A claimed multiple ("roughly double", "three times") of two values of one
+    category in one sentence or record."""
+    for group in _groups(index):
+        by_category: dict[str, list[tuple[Decimal, Mention]]] = {}
+        for mention in group:
+            value = mention.fact.value
+            if mention.fact.relation is Relation.EQ and isinstance(value, Decimal) and value > 0:
+                by_category.setdefault(mention.fact.category, []).append((value, mention))
+        for values in by_category.values():
+            for (a, one), (b, other) in itertools.permutations(values, 2):
+                if a > b:
+                    with localcontext(CONTEXT):
+                        ratio = a / b
+                    if agrees(ratio):
+                        return Derivation(f"{_show(a)} / {_show(b)}", (one, other))
+    return None
+
+
+def _change(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
+    """A claimed percentage change between two values of one category in one sentence or
+    record, or two successive values of one data series."""
+    pairs: list[tuple[tuple[Decimal, Mention], tuple[Decimal, Mention]]] = []
+    for key, group in index.groups.items():
+        if key[0] != "sentence":
+            continue  # a data record holds values of different things in one category
+        by_category: dict[str, list[tuple[Decimal, Mention]]] = {}
+        for mention in group:
+            value = mention.fact.value
+            category = mention.fact.category
+            if (
+                category != PERCENT
+                and category not in dates.PERIOD_CATEGORIES
+                and mention.fact.relation is Relation.EQ
+                and isinstance(value, Decimal)
+                and value != 0
+            ):
+                by_category.setdefault(category, []).append((value, mention))
+        for values in by_category.values():
+            pairs += itertools.permutations(values, 2)
+    for (old, first), (new, second) in pairs:
+        with localcontext(CONTEXT):
+            change = abs(new - old) / abs(old) * 100
+        if agrees(change):
+            computation = f"({_show(new)} - {_show(old)}) / {_show(old)}"
+            return Derivation(computation, (second, first))
+    return None
+
+
+def _share(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
+    """A claimed percentage that data states as a fraction ("pop": 0.2 for a 20% chance)."""
+    for mention in index.by_category.get(NUMBER, ()):
+        value = mention.fact.value
+        if mention.key is None or not isinstance(value, Decimal) or not 0 < value <= 1:
+            continue
+        if not set(_KEY_WORDS.findall(mention.key.casefold())) & FRACTION_KEY_WORDS:
+            continue
+        if not periods_agree(claim, mention):
+            continue
+        with localcontext(CONTEXT):
+            percent = value * 100
+        if agrees(percent):
+            return Derivation(f"{_show(value)} × 100", (mention,))
+    return None

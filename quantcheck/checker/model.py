@@ -1,0 +1,129 @@
+"""Inputs and outputs of the check: claims, documents, statuses and verdicts."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from quantcheck.checker.policy import Difference
+from quantcheck.quantities.facts import Fact, Mention, SetAside, Span
+
+
+class Status(StrEnum):
+    """Every outcome of the check, in the order the gates are applied."""
+
+    MISSING_CITATION = "missing_citation"
+    UNKNOWN_CITATION = "unknown_citation"
+    CITATION_NOT_RETRIEVED = "citation_not_retrieved"
+    NEEDS_REVIEW_NO_QUANTITY = "needs_review_no_quantity"
+    UNSUPPORTED_QUANTITY = "unsupported_quantity"
+    NEEDS_REVIEW_NEGATION = "needs_review_negation"
+    SUPPORTED = "supported"
+
+    @property
+    def is_citation_failure(self) -> bool:
+        """True for the statuses decided before any evidence is read."""
+        return self in CITATION_FAILURES
+
+
+CITATION_FAILURES = frozenset(
+    {Status.MISSING_CITATION, Status.UNKNOWN_CITATION, Status.CITATION_NOT_RETRIEVED}
+)
+
+
+class MatchKind(StrEnum):
+    """How a claim fact was found in the evidence; anything but EXACT is also reported as a flag."""
+
+    EXACT = "exact"
+    WITHIN_RANGE = "within_range"
+    PERIOD = "period_match"
+    APPROXIMATE = "approximate_match"
+    CONVERTED = "converted_match"
+    NOUN_DIFFERS = "noun_differs"
+    # The claimed number is in the evidence under a reading that differs in a way the
+    # policy accepts (see :mod:`quantcheck.checker.policy`); the difference says how.
+    OTHER_READING = "other_reading"
+    # Not written, but implied: a computation over evidence values gives the claimed one
+    # (see :mod:`quantcheck.checker.derived`); the derivation says which.
+    DERIVED = "derived"
+
+
+def sha256_text(text: str) -> str:
+    """Hex SHA-256 of the UTF-8 encoding of ``text``: the identity of a document's content."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One evidence document as of one knowledge-base version."""
+
+    doc_id: str
+    text: str
+    topic: str = ""
+    sha256: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if not self.sha256:
+            object.__setattr__(self, "sha256", sha256_text(self.text))
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One checkable statement with the IDs it cites and the IDs retrieval supplied."""
+
+    text: str
+    cited_doc_ids: tuple[str, ...]
+    retrieved_doc_ids: frozenset[str]
+    # False for a sentence of an answer with neither a citation marker nor a number: it
+    # is reported as holding no quantity, not as a citation failure.
+    gated: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceRef:
+    """A cited document the check read, identified by content hash for reproducibility."""
+
+    doc_id: str
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class FactCheck:
+    """The outcome for one claim fact: matched or not, and where in the evidence."""
+
+    mention: Mention
+    matched: bool
+    match_kind: MatchKind | None = None
+    evidence_doc_id: str | None = None
+    evidence: Mention | None = None
+    negation_conflict: bool = False
+    # When the value is in the evidence only for another period: that period.
+    other_period: Fact | None = None
+    # When the claimed number is in the evidence but in a differing fact (``evidence``):
+    # how it differs. Set on an accepted other_reading match and on a fact that failed.
+    difference: Difference | None = None
+    # For a derived match: the computation over evidence values ("3 × 90").
+    derivation: str | None = None
+
+    @property
+    def evidence_span(self) -> Span | None:
+        """Where the supporting mention sits in its evidence document."""
+        return None if self.evidence is None else self.evidence.span
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The check's answer for one claim: a status, a reason in words, and the facts behind it."""
+
+    status: Status
+    reason: str
+    facts: tuple[FactCheck, ...] = ()
+    flags: tuple[str, ...] = ()
+    evidence: tuple[EvidenceRef, ...] = ()
+    set_aside: tuple[SetAside, ...] = ()
+
+    @property
+    def supported(self) -> bool:
+        """True when every number of the claim is in the cited evidence."""
+        return self.status is Status.SUPPORTED

@@ -1,0 +1,76 @@
+"""Periods against periods: whether one holds another, and whether two values are stated
+for periods that agree."""
+
+from __future__ import annotations
+
+from quantcheck.checker.model import MatchKind
+from quantcheck.quantities import dates
+from quantcheck.quantities.facts import Fact, Mention, Relation
+
+
+def periods_agree(claim: Mention, found: Mention) -> bool:
+    """Whether the periods two values are stated for agree: one holds the other, or
+    either value is stated for no period."""
+    if claim.period is None or found.period is None:
+        return True
+    stated, other = claim.period, found.period
+    return period_match(stated, other) is not None or period_match(other, stated) is not None
+
+
+def period_match(claimed: Fact, found: Fact) -> MatchKind | None:
+    """Whether the evidence period supports the claimed one: it lies inside the claimed
+    period ("2024" holds "March 5, 2024"; "the second quarter" holds "fiscal 2022 second
+    quarter"; "2016" holds "May 11-22, 2016"), or the claim names one end of an evidence
+    range ("2017" of "from 2017 to 2019"). A claim more specific than the evidence is
+    not supported by it: "May 19, 2016" is not in "May 11-22, 2016", nor "12 March 2004"
+    in "the 2003-04 season"."""
+    if claimed == found:
+        return MatchKind.EXACT
+    # A claimed range states both its ends: it is supported by the same range, or by each
+    # end found on its own (see _candidates), never by a period that lies between them.
+    if claimed.relation is not Relation.EQ:
+        return None
+    if found.relation is not Relation.EQ and found.relation is not Relation.RANGE:
+        return None
+    if claimed.category == dates.CENTURY and found.category != dates.CENTURY:
+        # Any date of a hundred years is too weak a sign: "a 13th-century nobleman" is
+        # supported by the evidence naming that century, not by a year that falls in it.
+        return None
+    claim_extent = _extent(claimed)
+    found_extent = _extent(found)
+    if claim_extent is None or found_extent is None:
+        return None
+    if not claim_extent.has_year:
+        if not found_extent.has_year:
+            return None  # year-less on both sides: equal values were matched exactly
+        year = dates.year_of(found_extent)
+        if year is None:
+            return None
+        claim_extent = _extent(claimed, year)
+        if claim_extent is None:
+            return None
+    elif not found_extent.has_year:
+        return None  # "March 5" never supports "March 5, 2024"
+    if claim_extent.first <= found_extent.first and found_extent.last <= claim_extent.last:
+        return MatchKind.PERIOD
+    if found.relation is Relation.RANGE and found.upper is not None:
+        ends = (_extent(Fact(found.category, Relation.EQ, v)) for v in (found.value, found.upper))
+        if any(end == claim_extent for end in ends):
+            return MatchKind.WITHIN_RANGE
+    return None
+
+
+def _extent(fact: Fact, year: int | None = None) -> dates.Extent | None:
+    """The days a period fact covers (both ends of a range), placed in ``year`` when it
+    names none; None when the day does not exist that year."""
+    ends = [str(fact.value)] if fact.upper is None else [str(fact.value), str(fact.upper)]
+    covered: list[dates.Extent] = []
+    for end in ends:
+        if year is not None and not dates.extent(fact.category, end).has_year:
+            placed = dates.in_year(fact.category, end, year)
+            if placed is None:
+                return None
+            covered.append(placed)
+        else:
+            covered.append(dates.extent(fact.category, end))
+    return dates.Extent(covered[0].first, covered[-1].last, covered[0].has_year)

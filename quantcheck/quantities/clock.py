@@ -1,0 +1,73 @@
+"""Times of day: "12:30 AM", "8 p.m.", "14:30", "noon", as ``HH:MM`` on the 24-hour clock.
+
+A time of day is a point on the clock, never a duration; the one exception is an
+hours-and-minutes reading followed by "hours" ("took 2:05 hours"), which is 2 h 5 min.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from quantcheck.quantities.phrases import CLOCK_WORDS
+
+# A 12-hour marker right after a position: "Monday 5 pm" is a time, not an identifier.
+AMPM_AHEAD = re.compile(r"\s*(?:[ap]\.?\s?m\b|[AP]\.?\s?M\b)")
+
+
+@dataclass(frozen=True, slots=True)
+class ClockTime:
+    """A time of day as ``HH:MM`` (``HH:MM:SS`` when seconds were written), and why it is
+    not a real time when it is not."""
+
+    text: str
+    problem: str | None = None
+
+
+def time_of_day(m: re.Match[str], prefix: str) -> ClockTime:
+    """The time of day matched by the groups ``<prefix>_*`` of the clock pattern."""
+    word = m[f"{prefix}_w"]
+    if word is not None:
+        return ClockTime(CLOCK_WORDS[word.casefold()])
+    hour_text = m[f"{prefix}_h"] or m[f"{prefix}_hh"]
+    hour = int(hour_text)
+    minute = int(m[f"{prefix}_m"] or 0)
+    second = m[f"{prefix}_s"]
+    marker = m[f"{prefix}_ap"] or m[f"{prefix}_ap2"]
+    problem = None
+    if marker is not None:
+        if not 1 <= hour <= 12:
+            problem = "not a time of day"
+        afternoon = marker.casefold().startswith("p")
+        hour = hour % 12 + (12 if afternoon else 0)
+    time = clock_text(str(hour), str(minute), second)
+    return ClockTime(time.text, problem or time.problem)
+
+
+def clock_text(hour: str, minute: str, second: str | None) -> ClockTime:
+    """``HH:MM`` (``HH:MM:SS`` with seconds) on the 24-hour clock, with a problem when
+    the parts name no time of day."""
+    problem = None
+    if int(hour) > 23 or int(minute) > 59 or (second is not None and int(second) > 59):
+        problem = "not a time of day"
+    # Whole minutes print as HH:MM however they were written: "15:30" is "15:30:00".
+    seconds = "" if second is None or int(second) == 0 else f":{int(second):02d}"
+    text = f"{int(hour):02d}:{int(minute):02d}{seconds}"
+    return ClockTime(text, problem)
+
+
+def duration(m: re.Match[str], prefix: str) -> Decimal | None:
+    """Seconds of an hours-and-minutes duration ("2:05 hours"), or None when the written
+    time is a time of day ("14:30 hrs", "08:30 hrs", "9:00 am")."""
+    hour_text = m[f"{prefix}_h"]
+    if hour_text is None or m[f"{prefix}_ap"] is not None:
+        return None
+    hour = int(hour_text)
+    if hour >= 13 or (len(hour_text) == 2 and hour_text.startswith("0")):
+        return None
+    minute = int(m[f"{prefix}_m"])
+    if minute > 59:
+        return None
+    second = int(m[f"{prefix}_s"] or 0)
+    return Decimal(hour * 3600 + minute * 60 + second)

@@ -1,0 +1,225 @@
+"""Reading evidence documents: prose as claims are read, data cell by cell.
+
+The structured regions of a cited document (a JSON document or Python literal, CSV and
+markdown or HTML tables, key: value lists; see :mod:`.structured`) are read cell by
+cell: each number takes its unit from what the document states for it (a units map, a
+``# unit:`` line, a caption) or from its key, and the scale a caption or header states;
+each text cell is read as prose, and each number is stated for the date of its own
+record. The rest of the document is read as prose. Claims are always read as prose.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from decimal import Decimal, localcontext
+
+from quantcheck.quantities import (
+    counts,
+    datelines,
+    dates,
+    structured,
+    units,
+    written_units,
+)
+from quantcheck.quantities.categories import (
+    COUNT_PREFIX,
+    NUMBER,
+    Scope,
+    count_category,
+    in_units_scope,
+)
+from quantcheck.quantities.extract import Extraction, extract
+from quantcheck.quantities.facts import (
+    CONTEXT,
+    Fact,
+    Literal,
+    Mention,
+    Relation,
+    SetAside,
+    Span,
+)
+from quantcheck.quantities.numbers import parse_number
+from quantcheck.quantities.phrases import PERCENT_KEY_WORDS
+
+
+def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
+    """Like :func:`extract`, but structured regions are read cell by cell (see
+    :mod:`quantcheck.quantities.structured`), and a date written without a year
+    also gets the year of the nearest full date before it (see :mod:`.datelines`): how
+    evidence is read."""
+    layout = structured.read(text)
+    if not layout.cells:
+        read = extract(text, scope=scope)
+        return replace(read, mentions=tuple(datelines.with_years(read.mentions)))
+    cells = _read_cells(text, layout.cells, scope)
+    mentions = list(cells.mentions)
+    flags = set(cells.flags)
+    set_aside: list[SetAside] = []
+    for start, end in layout.prose:
+        found = extract(text[start:end], scope=scope)
+        mentions += (replace(m, span=_shifted(m.span, start)) for m in found.mentions)
+        flags.update(found.flags)
+        set_aside += (replace(s, span=_shifted(s.span, start)) for s in found.set_aside)
+    mentions.sort(key=lambda m: m.span.start)
+    placed = tuple(datelines.with_years(mentions))
+    return Extraction(placed, tuple(sorted(flags)), tuple(set_aside))
+
+
+def _shifted(span: Span, offset: int) -> Span:
+    return Span(span.start + offset, span.end + offset)
+
+
+# A number as data writes it: "-1.5", "1200", "1,200.50".
+_DATA_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?")
+# The bracketed part of a key, "price (USD)"; stripped where it is used. Possessive, so
+# that a long key cannot make it backtrack.
+_KEY_UNIT = re.compile(r"[(\[]([^()\[\]]++)[)\]]")
+_KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+")
+
+
+def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> Extraction:
+    """Facts of a data document: each number takes its unit from the document's units
+    map or its key, each text cell is read as prose, and each number is stated for the
+    date of its own record."""
+    flags: set[str] = set()
+    read: list[tuple[structured.Cell, list[Mention]] | tuple[structured.Cell, str]] = []
+    dated: dict[int, Fact] = {}
+    # Data repeats its texts ("light rain", "Available") and its keys: each is read once.
+    read_texts: dict[str, Extraction] = {}
+    key_units: dict[tuple[str, str | None], units.Unit] = {}
+    for cell in table:
+        written = text[cell.start : cell.end]
+        if _DATA_NUMBER.fullmatch(written) and not _names_a_date(cell.key):
+            read.append((cell, written))
+            continue
+        found = read_texts.get(written)
+        if found is None:
+            found = read_texts[written] = extract(written, scope=scope)
+        flags.update(found.flags)
+        key = _key_path(cell)
+        moved = [
+            _scaled(
+                replace(
+                    m, span=_shifted(m.span, cell.start), period=None, key=key, record=cell.record
+                ),
+                cell.scale,
+            )
+            for m in found.mentions
+        ]
+        for mention in moved:
+            if mention.fact.category in dates.PERIOD_CATEGORIES:
+                dated.setdefault(cell.record, mention.fact)
+        read.append((cell, moved))
+    mentions: list[Mention] = []
+    for cell, found_here in read:
+        if isinstance(found_here, str):
+            signature = (cell.key, cell.unit)
+            if signature not in key_units:
+                key_units[signature] = _unit_of_key(cell)
+            period = dated.get(cell.record)
+            mentions.append(_data_value(cell, found_here, key_units[signature], period))
+        else:
+            mentions += found_here
+    if scope is Scope.UNITS:
+        mentions = [m for m in mentions if in_units_scope(m.fact.category)]
+    return Extraction(tuple(mentions), tuple(sorted(flags)))
+
+
+def _names_a_date(key: str) -> bool:
+    """Whether a key names when its record is ("date", "Year", "fiscal_year"): a number
+    under it is a year, read as prose reads one, and dates the values of its record."""
+    words = {word.casefold() for word in _KEY_WORDS.findall(key)}
+    return not words.isdisjoint(_DATE_KEY_WORDS) and words <= _DATE_KEY_WORDS | _DATE_QUALIFIERS
+
+
+_DATE_KEY_WORDS = frozenset({"date", "year"})
+_DATE_QUALIFIERS = frozenset({"fiscal", "calendar"})
+
+
+def _data_value(
+    cell: structured.Cell, written: str, unit: units.Unit, period: Fact | None
+) -> Mention:
+    """A number in data, in the unit its document states for its key, stated for the
+    date of its record."""
+    number = parse_number(written)
+    scale = cell.scale if _is_amount(unit.category) else Decimal(1)
+    base, exact = units.to_base(number.value, scale, unit)
+    literal = Literal(
+        number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
+    )
+    fact = Fact(unit.category, Relation.EQ, base)
+    return Mention(
+        fact,
+        Span(cell.start, cell.end),
+        written,
+        exact=exact,
+        literal=literal,
+        period=period,
+        key=_key_path(cell),
+        record=cell.record,
+    )
+
+
+def _key_path(cell: structured.Cell) -> str:
+    """Where a value sits, as reasons print it: its key path ("main > temp_max")."""
+    return " > ".join(cell.path) if cell.path else cell.key
+
+
+def _is_amount(category: str) -> bool:
+    """Whether a caption's scale ("in thousands") multiplies values of ``category``:
+    amounts of money, counts and plain numbers, never percentages or measurements."""
+    return category == NUMBER or category.startswith(_SCALED_PREFIXES)
+
+
+_SCALED_PREFIXES = ("money_", COUNT_PREFIX)
+
+
+def _scaled(mention: Mention, scale: Decimal) -> Mention:
+    """A mention read from a cell, multiplied by the scale its table states."""
+    fact, literal = mention.fact, mention.literal
+    if scale == 1 or literal is None or not _is_amount(fact.category):
+        return mention
+    with localcontext(CONTEXT):
+        value = fact.value * scale if isinstance(fact.value, Decimal) else fact.value
+        upper = fact.upper * scale if isinstance(fact.upper, Decimal) else fact.upper
+    return replace(
+        mention,
+        fact=replace(fact, value=value, upper=upper),
+        literal=replace(literal, scale=literal.scale * scale),
+    )
+
+
+def _unit_of_key(cell: structured.Cell) -> units.Unit:
+    """The unit of a data value: the one its document states (a units map, a caption,
+    ``# unit:``), else from its key ("price (USD)", "duration_seconds"), else a count of
+    the key's noun ("employees"), else none."""
+    # A unit the document states or brackets ("(hPa)") may be one no table lists; a word
+    # of the key itself only names a listed unit ("duration_seconds").
+    stated = [] if cell.unit is None else [cell.unit]
+    stated += _KEY_UNIT.findall(cell.key)
+    words = _KEY_WORDS.findall(cell.key)
+    candidates = [(c, True) for c in stated] + [(w, False) for w in words[-1:]]
+    for candidate, written in candidates:
+        unit = _unit_named(candidate.strip(), as_written=written)
+        if unit is not None:
+            return unit
+    if words:
+        noun = counts.counted_noun(words[-1], 0)
+        if noun is not None and noun.plural:
+            return units.Unit(name=noun.lemma, category=count_category(noun.lemma))
+    return units.Unit(name=NUMBER, category=NUMBER)
+
+
+def _unit_named(written: str, *, as_written: bool) -> units.Unit | None:
+    """The unit a text names: a unit word or symbol, a currency symbol ("$"), a word that
+    names a percentage ("humidity"), or (``as_written``) a unit no table lists ("hPa")."""
+    unit = units.lookup(written)
+    if unit is None and written in units.CURRENCY_PREFIXES:
+        unit = units.lookup(units.BASE_UNITS[units.CURRENCY_PREFIXES[written]])
+    if unit is None and written.casefold() in PERCENT_KEY_WORDS:
+        unit = units.lookup("%")
+    if unit is None and as_written:
+        found = written_units.as_written(written)
+        unit = None if found is None else found.unit
+    return unit

@@ -1,0 +1,814 @@
+"""Extraction: text in, the quantities, dates and other numbers it states out (pure, linear).
+
+One left-to-right scan of the NFKC-normalized text with the master pattern finds every
+candidate; each is read in a bounded window of its own clause for a bound ("at most"), a
+hedge ("about") and a negation ("do not"). In the ``all`` scope every digit and number
+word then has to be inside a fact or set aside with a reason: whatever no rule read
+becomes a plain ``number`` fact, so nothing in a claim goes unchecked. Spans refer to the
+original text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from quantcheck.quantities import (
+    clock,
+    counts,
+    dates,
+    identifiers,
+    patterns,
+    units,
+    written_units,
+)
+from quantcheck.quantities.binding import bind_periods
+from quantcheck.quantities.categories import (
+    COUNT_PREFIX,
+    IDENTIFIER,
+    NUMBER,
+    ORDINAL,
+    SCORE,
+    TIME_OF_DAY,
+    Scope,
+    count_category,
+    in_units_scope,
+)
+from quantcheck.quantities.context import (
+    Context,
+    after_change_word,
+    estimate_before,
+    previous_words,
+    read_context,
+)
+from quantcheck.quantities.date_ranges import period_ranges
+from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, SetAside, Span
+from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
+from quantcheck.quantities.phrases import (
+    FRACTION_WORDS,
+    PLURAL_QUANTIFIERS,
+    SCORE_AFTER,
+    SCORE_BEFORE,
+    SMALL_NUMBER_WORDS,
+    YEAR_DETERMINERS,
+    YEAR_WORDS,
+)
+from quantcheck.quantities.text import NormalizedText, normalize
+
+_YEAR_WORDS = frozenset(YEAR_WORDS)
+_DAY_LIST_JOINERS = frozenset({"and", "or", "&"})
+_YEAR_DETERMINERS = frozenset(YEAR_DETERMINERS)
+_SCORE_BEFORE = frozenset(SCORE_BEFORE)
+_SCORE_AFTER = frozenset(SCORE_AFTER)
+_NEXT_WORD = re.compile(r"\s*+([A-Za-z]+)")
+_RANGE_DASH = re.compile(r"\s*[-–—]\s*")
+# "per hour", "an hour", "/h" after a unit: the quantity is a rate. The time word must
+# name a unit of the table ("hour", "h", "day").
+_PER_TIME = re.compile(
+    r"\s*(?:(?i:per|an?|each)\s+|/)(?i:(second|sec|s|minute|min|hour|hr|h|day|week|month|year))"
+    r"(?![\w/])"
+)
+_SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")
+# What may separate two unreadable numbers that are reported as one: "one" and "and" are
+# number words the sweep does not look for.
+_NUMBER_WORD_GAP = re.compile(r"(?:[\s\-]++|(?i:one|and)\b)*+")
+
+
+# A value as written: the number, the scale after it ("million") and its unit.
+_Written = tuple[Number, Decimal, units.Unit]
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """Everything found in one text: its facts, the numbers set aside, and flags for what
+    could not be read."""
+
+    mentions: tuple[Mention, ...]
+    flags: tuple[str, ...] = ()
+    set_aside: tuple[SetAside, ...] = ()
+
+
+def extract(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
+    """Find every fact in ``text`` that ``scope`` reads."""
+    return _Reader(normalize(text), scope).read()
+
+
+class _Reader:
+    """One pass over one text; collects mentions in the order their numbers appear."""
+
+    def __init__(self, norm: NormalizedText, scope: Scope):
+        self.norm = norm
+        self.scan = norm.text
+        self.scope = scope
+        self.mentions: list[Mention] = []
+        self.flags: set[str] = set()
+        self.set_aside: list[SetAside] = []
+        # Spans of the normalized text already read, in order: what the sweep skips.
+        self.covered: list[tuple[int, int]] = []
+        # The unreadable number not reported yet: a run of them becomes one fact.
+        self.unreadable: tuple[int, int, str] | None = None
+
+    def read(self) -> Extraction:
+        position = 0
+        scan = self.scan
+        search = patterns.MASTER.search
+        while (match := search(scan, position)) is not None:
+            position = self._dispatch(match)
+        mentions = self.mentions
+        if self.scope is Scope.ALL:
+            self._flush_unreadable()
+            self._sweep()
+            self._flush_unreadable()
+            mentions.sort(key=lambda m: m.span.start)
+        else:
+            mentions = [m for m in mentions if in_units_scope(m.fact.category)]
+        mentions = bind_periods(self.norm.original, period_ranges(self.norm.original, mentions))
+        return Extraction(tuple(mentions), tuple(sorted(self.flags)), tuple(self.set_aside))
+
+    def _dispatch(self, match: re.Match[str]) -> int:
+        """Read one candidate; the offset the scan resumes from."""
+        reader = _READERS[match.lastgroup or ""]
+        try:
+            accepted = reader(self, match)
+        except UnreadableNumber as exc:
+            self._unreadable(match.start(), match.end(), exc.flag)
+            return match.end()
+        if accepted:
+            return match.end()
+        # A candidate that is something else: an identifier that is not one ("10m", "In
+        # 2019") is read again at the same offset without identifiers; anything else is
+        # stepped past by one character.
+        if match.lastgroup in _IDENTIFIER_READERS:
+            again = patterns.without_identifiers().match(self.scan, match.start())
+            if again is not None:
+                return self._dispatch(again)
+        return match.start() + 1
+
+    # --- dates and periods -------------------------------------------------------------
+
+    def _date(self, m: re.Match[str]) -> bool:
+        if m["ym_y"] is not None:
+            return self._period(m, dates.month_of_year(m["ym_m"], m["ym_y"]))
+        if m["iso"] is None:
+            value = dates.calendar_date(m["dmy_y"], dates.month_number(m["dmy_m"]), m["dmy_d"])
+            return self._period(m, value)
+        year, month, day = m["iso"].split("-")
+        if m["iso_h"] is None:
+            return self._period(m, dates.calendar_date(year, month, day))
+        # "2023-11-30 11:00:00": the date, and the time of day as a fact of its own, so no
+        # number of a date-time goes unchecked.
+        self._period(m, dates.calendar_date(year, month, day), end=m.end("iso"))
+        time = clock.clock_text(m["iso_h"], m["iso_m"], m["iso_s"])
+        context = Context(m.start("iso_h"), Relation.EQ, approximate=False, negated=False)
+        self._add(Fact(TIME_OF_DAY, Relation.EQ, time.text), context, m.end(), problem=time.problem)
+        return True
+
+    def _month(self, m: re.Match[str]) -> bool:
+        if m["mdy_m"] is None:
+            return self._period(m, dates.month_of_year(m["my_m"], m["my_y"]))
+        month = dates.month_number(m["mdy_m"])
+        value = dates.calendar_date(m["mdy_y"], month, m["mdy_d"])
+        if m["mdy_d2"] is None:
+            return self._period(m, value)
+        second = dates.calendar_date(m["mdy_y"], month, m["mdy_d2"])
+        if m["mdy_join"] in _DAY_LIST_JOINERS:
+            # "January 7th and 8th": two dates of one month.
+            self._period(m, value, end=m.end("mdy_d"))
+            context = read_context(self.scan, m.start("mdy_d2"), allow_bound=False)
+            self._add(
+                Fact(second.category, Relation.EQ, second.text),
+                context,
+                m.end(),
+                problem=second.problem,
+            )
+            return True
+        # "March 6–7": the days from one to the other.
+        context = read_context(self.scan, m.start(), allow_bound=False)
+        fact = Fact(value.category, Relation.RANGE, value.text, second.text)
+        self._add(fact, context, m.end(), problem=value.problem or second.problem)
+        return True
+
+    def _quarter_letter(self, m: re.Match[str]) -> bool:
+        number = int(m["pq_n"])
+        year = _year_after(m, "pq")
+        value = dates.quarter(number, year) if m["pq_k"] == "Q" else dates.half(number, year)
+        return self._period(m, value)
+
+    def _quarter_digit(self, m: re.Match[str]) -> bool:
+        number = int(m["pn_n"])
+        if m["pn_k"] == "H" and number > 2:
+            return False  # "3H ago": a year has two halves
+        year = m["pn_y"] or (None if m["pn_yy"] is None else dates.full_year(m["pn_yy"]))
+        value = dates.quarter(number, year) if m["pn_k"] == "Q" else dates.half(number, year)
+        return self._period(m, value)
+
+    def _quarter_words(self, m: re.Match[str]) -> bool:
+        number = dates.ordinal(m["pw_n"])
+        year = m["pw_pre"] or _year_after(m, "pw")
+        if m["pw_k"].casefold() == "quarter":
+            value = dates.quarter(number, year)
+        elif number <= 2:
+            value = dates.half(number, year)
+        else:
+            return False
+        return self._period(m, value)
+
+    def _fiscal_year(self, m: re.Match[str]) -> bool:
+        return self._period(m, dates.year(dates.full_year(m["fy_y"])))
+
+    def _decade(self, m: re.Match[str]) -> bool:
+        part = m["dec_part"]
+        return self._period(m, dates.decade(int(m["dec"]), None if part is None else part.lower()))
+
+    def _decade_short(self, m: re.Match[str]) -> bool:
+        tens = int(m["dec_yy"])
+        # '00s to '20s are this century's; earlier decades the last one's.
+        return self._period(m, dates.decade((2000 if tens <= 20 else 1900) + tens, None))
+
+    def _century(self, m: re.Match[str]) -> bool:
+        part = m["cen_part"]
+        return self._period(m, dates.century(int(m["cen"]), None if part is None else part.lower()))
+
+    def _year_part(self, m: re.Match[str]) -> bool:
+        side = m["yr_mod"].casefold()
+        relation = {"pre": Relation.LT, "post": Relation.GT}.get(side, Relation.EQ)
+        return self._period(m, dates.year(m["yr"]), relation=relation)
+
+    def _period(
+        self,
+        m: re.Match[str],
+        value: dates.DateValue,
+        *,
+        relation: Relation = Relation.EQ,
+        end: int | None = None,
+    ) -> bool:
+        context = read_context(self.scan, m.start(), allow_bound=False)
+        fact = Fact(value.category, relation, value.text)
+        self._add(fact, context, m.end() if end is None else end, problem=value.problem)
+        if value.problem is not None:
+            self.flags.add("invalid_date")
+        return True
+
+    # --- times of day --------------------------------------------------------------------
+
+    def _clock(self, m: re.Match[str]) -> bool:
+        first = clock.time_of_day(m, "c1")
+        if m["c_hrs"] is not None and m["c2_h"] is None and m["c2_hh"] is None:
+            duration = clock.duration(m, "c1")
+            if duration is not None:
+                context = read_context(self.scan, m.start(), allow_bound=True)
+                fact = Fact("time_seconds", context.relation, duration)
+                self._add(fact, context, m.end())
+                return True
+        context = read_context(self.scan, m.start(), allow_bound=False)
+        if m["c2_h"] is None and m["c2_hh"] is None and m["c2_w"] is None:
+            fact = Fact(TIME_OF_DAY, Relation.EQ, first.text)
+            self._add(fact, context, m.end(), problem=first.problem)
+            return True
+        second = clock.time_of_day(m, "c2")
+        fact = Fact(TIME_OF_DAY, Relation.RANGE, first.text, second.text)
+        self._add(fact, context, m.end(), problem=first.problem or second.problem)
+        return True
+
+    # --- money ---------------------------------------------------------------------------
+
+    def _money(self, m: re.Match[str]) -> bool:
+        category = units.CURRENCY_PREFIXES[m["m1_cur"]]
+        unit = units.Unit(name=category, category=category)
+        first = parse_number(m["m1_num"])
+        scale1 = _currency_scale(m["m1_scale"])
+        second_text = m["m2_num"] or m["m2_bare"]
+        if second_text is None:
+            tail = _trailing(m["m_tail"])
+            self._single(m.start(), m.end(), first, scale1, unit, tail=tail)
+            return True
+        second = parse_number(second_text)
+        scale2 = _currency_scale(m["m2_scale"] or m["m2_bscale"])
+        other = units.CURRENCY_PREFIXES.get(m["m2_cur"] or m["m1_cur"], category)
+        if m["m1_scale"] is None and scale2 != 1 and first.value <= second.value:
+            scale1 = scale2  # "$1.5-2 million": the scale covers both ends
+        if other != category or self._is_change(m, "m1_num"):
+            end1 = m.end("m1_scale") if m["m1_scale"] is not None else m.end("m1_num")
+            self._single(m.start(), end1, first, scale1, unit)
+            start2 = m.start("m2_cur") if m["m2_cur"] is not None else m.start("m2_bare")
+            unit2 = units.Unit(name=other, category=other)
+            self._single(start2, m.end(), second, scale2, unit2, allow_bound=False)
+            return True
+        self._range(m.start(), m.end(), (first, scale1, unit), (second, scale2, unit))
+        return True
+
+    def _is_change(self, m: re.Match[str], first_group: str) -> bool:
+        """ "rose from $310 million to $388 million": two values, not an interval."""
+        connector = self.scan[m.end(first_group) : m.end()]
+        if " to " not in connector.casefold():
+            return False
+        opener = self.scan[m.start() : m.start(first_group)].strip().casefold()
+        return after_change_word(self.scan, m.start(), from_written=opener == "from")
+
+    # --- fractions ---------------------------------------------------------------------------
+
+    def _half(self, m: re.Match[str]) -> bool:
+        unit = _unit(m["half_unit"])
+        value = Decimal(FRACTION_WORDS[m["half"].casefold()])
+        exponent = value.as_tuple().exponent
+        assert isinstance(exponent, int)
+        self._single(m.start(), m.end(), Number(value, exponent), Decimal(1), unit)
+        return True
+
+    # --- identifiers ---------------------------------------------------------------------
+
+    def _identifier_word(self, m: re.Match[str]) -> bool:
+        letter = m["idw_l"]
+        if letter is None and patterns.UNIT_AHEAD.match(self.scan, m.end()):
+            return False  # "level 5%": a quantity after a word that often names things
+        code = m["idw_n"] + ("" if letter is None else letter)
+        return self._identifier(m, identifiers.canonical(m["idw"], code))
+
+    def _identifier_version(self, m: re.Match[str]) -> bool:
+        return self._identifier(m, identifiers.canonical("v", m["idv_n"]))
+
+    def _identifier_name(self, m: re.Match[str]) -> bool:
+        opens = _opens_sentence(self.scan, m.start())
+        if not identifiers.is_name(m["idn"], opens_sentence=opens):
+            return False
+        if patterns.UNIT_AHEAD.match(self.scan, m.end()):
+            return False
+        if clock.AMPM_AHEAD.match(self.scan, m.end()):
+            return False
+        if written_units.written_unit(self.scan, m.end()) is not None:
+            return False  # "Li-Ion 3340 mAh": the number measures, the name describes
+        if self._score_after_name(m):
+            return False  # "defeat Arsenal 5–4": a team's name before a score
+        return self._identifier(m, identifiers.canonical(m["idn"], m["idn_n"]))
+
+    def _score_after_name(self, m: re.Match[str]) -> bool:
+        """Whether the number after a name is the first of two small whole numbers joined
+        by a dash next to a word of winning or losing."""
+        pair = _SCORE_PAIR.match(self.scan, m.start("idn_n"))
+        if pair is None:
+            return False
+        before = previous_words(self.scan, m.start(), count=3)
+        after = _NEXT_WORD.match(self.scan, pair.end())
+        return bool(_SCORE_BEFORE.intersection(before)) or (
+            after is not None and after.group(1).casefold() in _SCORE_AFTER
+        )
+
+    def _identifier_dotted(self, m: re.Match[str]) -> bool:
+        return self._identifier(m, identifiers.canonical(None, m["iddot"]))
+
+    def _identifier_multi(self, m: re.Match[str]) -> bool:
+        word = m["idm"].split()[1]
+        if not identifiers.is_name(word):
+            return False
+        return self._identifier(m, identifiers.canonical(None, m["idm"]))
+
+    def _identifier_code(self, m: re.Match[str]) -> bool:
+        code = m["idc"]
+        ordinal = identifiers.ordinal_of(code)
+        if ordinal is not None:
+            context = read_context(self.scan, m.start(), allow_bound=False)
+            self._add(Fact(ORDINAL, Relation.EQ, Decimal(ordinal)), context, m.end())
+            return True
+        if identifiers.measures_something(code):
+            return False
+        return self._identifier(m, identifiers.canonical(None, code))
+
+    def _identifier(self, m: re.Match[str], value: str) -> bool:
+        context = read_context(self.scan, m.start(), allow_bound=False)
+        self._add(Fact(IDENTIFIER, Relation.EQ, value), context, m.end())
+        return True
+
+    # --- numbers with or without units ---------------------------------------------------
+
+    def _quantity(self, m: re.Match[str]) -> bool:
+        start = m.start()
+        first = parse_number(m["q_num1"])
+        if _after_digit_group(self.scan, m.start("q_num1"), m["q_num1"]):
+            # "1 000 MB": a space may group thousands, and "000 MB" alone would read as zero.
+            raise UnreadableNumber("ambiguous_number")
+        scale1 = _scale(m, "q_scale1")
+        unit1 = _unit_of(m, "q_unit1")
+        tail = _trailing(m["q_tail2"] or m["q_tail1"] or m["q_after"])
+        if m["q_num2"] is None:
+            if unit1 is not None and (lookalike := self._scale_lookalike(m)) is not None:
+                scale1, unit1 = lookalike, None
+            if unit1 is None:
+                self._unitless_single(m, first, scale1, tail)
+            else:
+                self._single(start, m.end(), first, scale1, unit1, tail=tail)
+            return True
+        second = parse_number(m["q_num2"])
+        scale2 = _scale(m, "q_scale2")
+        unit2 = _unit_of(m, "q_unit2")
+        if scale1 == 1 and scale2 != 1 and first.value <= second.value:
+            scale1 = scale2  # "between 5 and 10 million dollars": both ends in millions
+        if unit2 is None:
+            self._unitless_range(m, first, scale1, second, scale2)
+            return True
+        if unit1 is None:
+            unit1 = unit2
+        if unit1.category != unit2.category or self._is_change(m, "q_num1"):
+            # "5 MB to 10 seconds", "grew from 10 GB to 20 GB": two values.
+            end1 = m.end("q_has_unit1") if m["q_has_unit1"] is not None else m.end("q_num1")
+            self._single(start, end1, first, scale1, unit1)
+            self._single(m.start("q_num2"), m.end(), second, scale2, unit2, allow_bound=False)
+            return True
+        self._range(start, m.end(), (first, scale1, unit1), (second, scale2, unit2))
+        return True
+
+    def _scale_lookalike(self, m: re.Match[str]) -> Decimal | None:
+        """ "10m users": a glued unit symbol that is a scale because a counted noun follows."""
+        symbol = m["q_unit1"]
+        if symbol not in units.SCALE_LOOKALIKES or m.start("q_unit1") != m.end("q_num1"):
+            return None
+        noun = counts.counted_noun(self.scan, m.end())
+        if noun is None or not noun.plural:
+            return None
+        return units.SCALE_LOOKALIKES[symbol]
+
+    def _unitless_single(
+        self, m: re.Match[str], number: Number, scale: Decimal, tail: Relation | None
+    ) -> None:
+        start, end = m.start(), m.end()
+        if self._list_marker(m):
+            return
+        written = m["q_num1"]
+        noun = counts.counted_noun(self.scan, end)
+        if scale == 1 and tail is None and _is_year_like(written):
+            before = (previous_words(self.scan, start, count=1) or [""])[0]
+            counted = noun is not None and noun.plural and not noun.yearly
+            if before in _YEAR_WORDS or (
+                1800 <= int(written) <= 2100 and (not counted or before in _YEAR_DETERMINERS)
+            ):
+                self._period(m, dates.year(written))
+                return
+        written_unit = written_units.written_unit(self.scan, end)
+        if written_unit is not None:
+            # "8MP", "196 ppi": a unit no table lists, compared as written.
+            self._single(start, written_unit.end, number, scale, written_unit.unit, tail=tail)
+            return
+        if noun is not None:
+            unit = units.Unit(name=noun.lemma, category=count_category(noun.lemma))
+            self._single(start, noun.end, number, scale, unit, tail=tail)
+            return
+        unit = units.Unit(name=NUMBER, category=NUMBER)
+        self._single(start, end, number, scale, unit, tail=tail)
+
+    def _unitless_range(
+        self, m: re.Match[str], first: Number, scale1: Decimal, second: Number, scale2: Decimal
+    ) -> None:
+        start, end = m.start(), m.end()
+        one, two = m["q_num1"], m["q_num2"]
+        if self._is_score(m):
+            context = read_context(self.scan, start, allow_bound=False)
+            self._add(Fact(SCORE, Relation.EQ, f"{one}-{two}"), context, end)
+            return
+        if scale1 == scale2 == 1 and _is_year_like(one) and int(one) <= 2100:
+            # "2019-2021" from 1800 on; "1777-78" (a year and its last two digits) is a
+            # season or span of years in any century.
+            upper = two if _is_year_like(two) and int(one) >= 1800 else _year_continued(one, two)
+            if upper is not None and int(upper) > int(one):
+                context = read_context(self.scan, start, allow_bound=False)
+                fact = Fact(dates.YEAR, Relation.RANGE, one, upper)
+                self._add(fact, context, end)
+                return
+        noun = counts.counted_noun(self.scan, end)
+        if self._is_change(m, "q_num1"):
+            unit = self._count_unit(noun)
+            self._single(start, m.end("q_num1"), first, scale1, unit)
+            self._single(m.start("q_num2"), end, second, scale2, unit, allow_bound=False)
+        else:
+            stop = end if noun is None else noun.end
+            unit = self._count_unit(noun)
+            self._range(start, stop, (first, scale1, unit), (second, scale2, unit))
+        if noun is not None:
+            self._cover(end, noun.end)
+
+    @staticmethod
+    def _count_unit(noun: counts.CountedNoun | None) -> units.Unit:
+        if noun is None:
+            return units.Unit(name=NUMBER, category=NUMBER)
+        return units.Unit(name=noun.lemma, category=count_category(noun.lemma))
+
+    def _is_score(self, m: re.Match[str]) -> bool:
+        """ "won 5-3", "a 2-1 victory": two small whole numbers joined by a dash."""
+        one, two = m["q_num1"], m["q_num2"]
+        if not (one.isdigit() and two.isdigit() and len(one) <= 3 and len(two) <= 3):
+            return False
+        if not _RANGE_DASH.fullmatch(self.scan, m.end("q_num1"), m.start("q_num2")):
+            return False
+        before = previous_words(self.scan, m.start(), count=3)
+        after = _NEXT_WORD.match(self.scan, m.end())
+        return bool(_SCORE_BEFORE.intersection(before)) or (
+            after is not None and after.group(1).casefold() in _SCORE_AFTER
+        )
+
+    def _marker(self, m: re.Match[str]) -> bool:
+        self._put_aside(m.start(), m.end(), "citation_marker")
+        return True
+
+    def _list_marker(self, m: re.Match[str]) -> bool:
+        """A list marker at the start of a line ("2. ", "3) ") is set aside."""
+        start, end = m.start(), m.end()
+        scan = self.scan
+        # Only the blanks right before the number are walked, so each is visited once per
+        # text and the scan stays linear (searching back for the line start would not).
+        line_start = start
+        while line_start > 0 and scan[line_start - 1] in " \t":
+            line_start -= 1
+        at_line_start = line_start == 0 or scan[line_start - 1] == "\n"
+        if not (at_line_start and patterns.LIST_MARKER_AFTER.match(scan, end)):
+            return False
+        self._put_aside(start, end, "list_marker")
+        return True
+
+    def _put_aside(self, start: int, end: int, reason: str) -> None:
+        first, last = self.norm.original_span(start, end)
+        self.set_aside.append(SetAside(Span(first, last), self.norm.original[first:last], reason))
+        self.flags.add(reason)
+        self._cover(start, end)
+
+    # --- building mentions -----------------------------------------------------------------
+
+    def _single(
+        self,
+        start: int,
+        end: int,
+        number: Number,
+        scale: Decimal,
+        unit: units.Unit,
+        *,
+        tail: Relation | None = None,
+        allow_bound: bool = True,
+    ) -> None:
+        context = read_context(self.scan, start, allow_bound=allow_bound)
+        base, exact = units.to_base(number.value, scale, unit)
+        literal = Literal(
+            number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
+        )
+        relation = context.relation if tail is None else tail
+        if _plural_quantifier(self.scan[start:end], number.value, unit, relation):
+            # "two or more particles", "at least one dose": "several", "some".
+            self._put_aside(context.start, end, "quantifier")
+            return
+        category = unit.category
+        per = _PER_TIME.match(self.scan, end) if _is_amount_of_matter(category) else None
+        if per is not None:
+            # "1.06 mm per hour" is a rate, not the amount "1.06 mm" (of three hours, say).
+            category = f"{category}/{units.lookup(per.group(1)).name}"  # type: ignore[union-attr]
+            end = per.end()
+        fact = Fact(category, relation, base)
+        self._add(fact, context, end, exact=exact, literal=literal)
+
+    def _range(self, start: int, end: int, first: _Written, second: _Written) -> None:
+        """One interval from two written values, each a number, its scale and its unit."""
+        low, low_exact = units.to_base(first[0].value, first[1], first[2])
+        high, high_exact = units.to_base(second[0].value, second[1], second[2])
+        unit1 = first[2]
+        if low > high:
+            low, high = high, low
+        context = read_context(self.scan, start, allow_bound=False)
+        fact = Fact(unit1.category, Relation.RANGE, low, high)
+        estimate = estimate_before(self.scan, start)
+        self._add(fact, context, end, exact=low_exact and high_exact, estimate=estimate)
+
+    def _add(
+        self,
+        fact: Fact,
+        context: Context,
+        end: int,
+        *,
+        exact: bool = True,
+        literal: Literal | None = None,
+        problem: str | None = None,
+        estimate: bool = False,
+    ) -> None:
+        start, stop = self.norm.original_span(context.start, end)
+        self.mentions.append(
+            Mention(
+                fact=fact,
+                span=Span(start, stop),
+                text=self.norm.original[start:stop],
+                negated=context.negated,
+                approximate=context.approximate,
+                exact=exact,
+                literal=literal,
+                problem=problem,
+                estimate=estimate,
+            )
+        )
+        self._cover(context.start, end)
+
+    def _cover(self, start: int, end: int) -> None:
+        self.covered.append((start, end))
+
+    def _unreadable(self, start: int, end: int, flag: str) -> None:
+        """A number that cannot be read: a flag, and in the ``all`` scope a fact that no
+        evidence supports, so the claim is never passed over it. A run of them ("one two
+        three four") is one fact."""
+        self.flags.add(flag)
+        if self.scope is not Scope.ALL:
+            return
+        pending = self.unreadable
+        if pending is not None and _NUMBER_WORD_GAP.fullmatch(self.scan, pending[1], start):
+            self.unreadable = (pending[0], end, pending[2])
+            return
+        self._flush_unreadable()
+        self.unreadable = (start, end, flag)
+
+    def _flush_unreadable(self) -> None:
+        if self.unreadable is None:
+            return
+        start, end, flag = self.unreadable
+        self.unreadable = None
+        written = self.scan[start:end].strip()
+        context = Context(start, Relation.EQ, approximate=False, negated=False)
+        self._add(Fact(NUMBER, Relation.EQ, written), context, end, problem=flag)
+
+    def _sweep(self) -> None:
+        """Every digit and number word no rule read becomes a fact: a plain number when
+        its whole written token is one ("42"), else an identifier of the token ("A-1x")."""
+        covered = sorted(self.covered)
+        scan = self.scan
+        index = 0
+        done = 0  # the sweep's own facts end here; nothing before it is read again
+        for token in patterns.NUMBER_TOKEN.finditer(scan):
+            start, end = token.span()
+            if start < done:
+                continue
+            while index < len(covered) and covered[index][1] <= start:
+                index += 1
+            if index < len(covered) and covered[index][0] <= start:
+                continue
+            if not scan[start].isdigit():
+                # A number word no rule read follows another one ("one two three").
+                self._unreadable(start, end, "ambiguous_number")
+                done = end
+                continue
+            floor = max(done, covered[index - 1][1] if index else 0)
+            ceiling = covered[index][0] if index < len(covered) else len(scan)
+            first, last = _token_around(scan, start, end, floor, ceiling)
+            self._sweep_fact(first, last)
+            done = last
+
+    def _sweep_fact(self, start: int, end: int) -> None:
+        written = self.scan[start:end]
+        context = Context(start, Relation.EQ, approximate=False, negated=False)
+        try:
+            if not _PLAIN_NUMBER.fullmatch(written):
+                raise UnreadableNumber("not_a_number")
+            number = parse_number(written)
+        except UnreadableNumber:
+            value = identifiers.canonical(None, written)
+            problem = None if len(value) <= _LONGEST_TOKEN else "unreadable_token"
+            if problem is not None:
+                value = value[:_LONGEST_TOKEN] + "…"
+                self.flags.add(problem)
+            self._add(Fact(IDENTIFIER, Relation.EQ, value), context, end, problem=problem)
+            return
+        unit = units.Unit(name=NUMBER, category=NUMBER)
+        self._single(start, end, number, Decimal(1), unit, allow_bound=False)
+
+
+# A token longer than this is no identifier anyone would cite: it is reported, not read.
+_LONGEST_TOKEN = 64
+_PLAIN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+_QUANTIFIERS = {
+    Relation(relation): {Decimal(SMALL_NUMBER_WORDS[w]): w for w in words}
+    for relation, words in PLURAL_QUANTIFIERS.items()
+}
+
+
+def _plural_quantifier(written: str, value: Decimal, unit: units.Unit, relation: Relation) -> bool:
+    """Whether a count or plain number is "one" or "two" in words under the lower bound of
+    a quantifier: "at least two", "one or more", "more than one"."""
+    if unit.category != NUMBER and not unit.category.startswith(COUNT_PREFIX):
+        return False
+    if any(c.isdigit() for c in written):
+        return False  # "at least 2 users" is written as a number: it is one
+    words = _QUANTIFIERS.get(relation, {})
+    return words.get(value) is not None and words[value] in written.casefold().split()
+
+
+def _is_amount_of_matter(category: str) -> bool:
+    """Units whose "per hour" makes a rate of them: lengths (rain), volumes, masses,
+    sizes, energies; not money ("$15 an hour" is how pay is read and written) nor time."""
+    return category.partition("_")[0] in {"length", "volume", "mass", "size", "energy"}
+
+
+def _token_around(scan: str, start: int, end: int, floor: int, ceiling: int) -> tuple[int, int]:
+    """The written token holding the digits at ``[start, end)``, within ``[floor,
+    ceiling)``, without trailing punctuation ("42." is "42")."""
+    chars = patterns.TOKEN_CHARS
+    first = start
+    while first > floor and scan[first - 1] in chars:
+        first -= 1
+    last = end
+    while last < ceiling and scan[last] in chars:
+        last += 1
+    while last > end and scan[last - 1] in ".,:;-/'":
+        last -= 1
+    while first < start and scan[first] in ".,:;-/'":
+        first += 1
+    return first, last
+
+
+_IDENTIFIER_READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
+    "a_idword": _Reader._identifier_word,
+    "a_idv": _Reader._identifier_version,
+    "a_idname": _Reader._identifier_name,
+    "a_idmulti": _Reader._identifier_multi,
+    "a_iddotted": _Reader._identifier_dotted,
+    "a_idcode": _Reader._identifier_code,
+}
+_READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
+    **_IDENTIFIER_READERS,
+    "a_marker": _Reader._marker,
+    "a_date": _Reader._date,
+    "a_month": _Reader._month,
+    "a_qletter": _Reader._quarter_letter,
+    "a_qwords": _Reader._quarter_words,
+    "a_qdigit": _Reader._quarter_digit,
+    "a_fiscal": _Reader._fiscal_year,
+    "a_decade": _Reader._decade,
+    "a_decade_short": _Reader._decade_short,
+    "a_year_part": _Reader._year_part,
+    "a_century": _Reader._century,
+    "a_clock": _Reader._clock,
+    "a_money": _Reader._money,
+    "a_half": _Reader._half,
+    "a_quantity": _Reader._quantity,
+}
+
+
+def _opens_sentence(scan: str, start: int) -> bool:
+    """Whether ``start`` is the first word of a sentence, a line or a list item."""
+    before = scan[max(0, start - 8) : start].rstrip(" \t\"'“‘(")
+    return not before or before[-1] in ".!?:;)\n-•*–—"
+
+
+def _year_after(m: re.Match[str], prefix: str) -> str | None:
+    year = m[f"{prefix}_y"]
+    if year is not None:
+        return str(year)
+    short = m[f"{prefix}_yy"] or m[f"{prefix}_fy"]
+    return None if short is None else dates.full_year(short)
+
+
+def _is_year_like(written: str) -> bool:
+    return len(written) == 4 and written.isdigit()
+
+
+def _year_continued(first: str, second: str) -> str | None:
+    """ "2019-20": the second year written with its last two digits."""
+    if len(second) != 2 or not second.isdigit():
+        return None
+    return f"{first[:2]}{second}"
+
+
+def _after_digit_group(scan: str, start: int, number_text: str) -> bool:
+    """True for three digits right after "<digit><space>", as in "1 000"."""
+    return (
+        len(number_text) == 3
+        and number_text.isdigit()
+        and start >= 2
+        and scan[start - 1] == " "
+        and scan[start - 2].isdigit()
+    )
+
+
+def _trailing(text: str | None) -> Relation | None:
+    if text is None:
+        return None
+    return patterns.TRAILING_OF[" ".join(text.split()).casefold()]
+
+
+def _scale(m: re.Match[str], name: str) -> Decimal:
+    word = m[name]
+    if word is not None:
+        return units.SCALE_WORDS[word.casefold()]
+    letter = m[f"{name}_letter"]
+    return Decimal(1) if letter is None else units.SCALE_LETTERS[letter]
+
+
+def _currency_scale(text: str | None) -> Decimal:
+    if text is None:
+        return Decimal(1)
+    folded = text.casefold()
+    return units.SCALE_WORDS.get(folded) or units.CURRENCY_SCALES[folded]
+
+
+def _unit_of(m: re.Match[str], name: str) -> units.Unit | None:
+    text = m[name] or m[f"{name}_spaced"]
+    return None if text is None else _unit(text)
+
+
+def _unit(text: str) -> units.Unit:
+    unit = units.lookup(text)
+    if unit is None:
+        raise AssertionError(f"pattern matched unknown unit {text!r}")
+    return unit

@@ -1,0 +1,188 @@
+"""Identifiers: versions, model, part, flight and section numbers, and codes.
+
+An identifier names something ("Kafka 3.7", "Cessna 414", "X-200", "IP68", "Section 5 A")
+rather than measuring it, so it is supported only by the same identifier. Case, spaces and
+hyphens do not matter ("COVID-19", "Covid 19"), nor the spelling of a version word
+("version 3.1", "v3.1", "ver. 3.1").
+"""
+
+from __future__ import annotations
+
+import re
+
+from quantcheck.quantities import units
+from quantcheck.quantities.counts import lemmas
+from quantcheck.quantities.facts import Span
+from quantcheck.quantities.phrases import (
+    IDENTIFIER_ALIASES,
+    MONTHS,
+    MULTIPLIER_WORDS,
+    NOT_NAMES,
+    SMALL_NUMBER_WORDS,
+    TENS_WORDS,
+)
+from quantcheck.quantities.text import normalize
+from quantcheck.quantities.written_units import names_written_unit
+from quantcheck.quantities.written_units import unit_like as written_unit_like
+
+# Words that introduce identifiers and mean the same thing, spelled one way.
+_SAME_WORD = {
+    "version": "V", "versions": "V", "ver": "V", "v": "V", "number": "#", "no": "#",
+    "revision": "REV", "rev": "REV", "generation": "GEN", "gen": "GEN", "fig": "FIGURE",
+}  # fmt: skip
+_SEPARATORS = re.compile(r"[\s\-_]+")
+# A word glued after a number by a hyphen that bounds it: "800-plus islands".
+_TRAILING_WORDS = frozenset({"plus"})
+_DIGITS_THEN_LETTERS = re.compile(r"(\d+)([A-Za-z]+)")
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)", re.IGNORECASE)
+_ORDINAL_BEFORE_NOUN = re.compile(r"(\d+)(?:st|nd|rd|th)-[A-Za-z]+", re.IGNORECASE)
+_NOT_NAMES = (
+    frozenset(NOT_NAMES)
+    | frozenset(MONTHS)
+    | {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+)
+_NUMBER_WORDS = frozenset(SMALL_NUMBER_WORDS) | frozenset(TENS_WORDS) | frozenset(MULTIPLIER_WORDS)
+
+
+def canonical(word: str | None, code: str) -> str:
+    """The identifier's comparable form: ``canonical("Version", "3.1") == "V3.1"``."""
+    head = ""
+    if word:
+        key = word.casefold().rstrip(".")
+        head = _SAME_WORD.get(key, key.upper())
+    return head + _SEPARATORS.sub("", code).upper()
+
+
+_ALIASES = re.compile(
+    r"\b(?:"
+    + "|".join(
+        f"(?P<{key}>{'|'.join(re.escape(a) for a in sorted(names, key=len, reverse=True))})"
+        for key, names in IDENTIFIER_ALIASES.items()
+    )
+    + r")\b(?![-\s]?\d)",
+    re.IGNORECASE,
+)
+
+
+def aliases_in(text: str) -> list[tuple[str, Span]]:
+    """Where ``text`` names a numbered identifier without its number ("COVID" for
+    COVID-19): each such identifier's canonical form and span."""
+    found = []
+    for match in _ALIASES.finditer(text):
+        key = match.lastgroup
+        assert key is not None
+        found.append((key, Span(match.start(), match.end())))
+    return found
+
+
+def is_name(word: str, *, opens_sentence: bool = False) -> bool:
+    """Whether a capitalized word before a number can name a product or a series ("Kafka",
+    "Windows", "ISO"): not a function word at the start of a sentence ("In 2019"), a
+    month, a unit, a number, or a word that is never a noun ("Includes 5 users"). At the
+    start of a sentence, where every word is capitalized, a word that may be a verb or an
+    adjective is not taken for a name either ("Keep 1,500 MB free")."""
+    base = word.split("-", 1)[0]
+    if (
+        base in _NOT_NAMES
+        or base.casefold() in _NUMBER_WORDS
+        or is_unit(base)
+        or base in units.CURRENCY_PREFIXES
+    ):
+        return False
+    readings = lemmas(base.casefold())
+    if not readings:
+        return True
+    if opens_sentence:
+        return readings.keys() <= {"NOUN", "PROPN"}
+    return "NOUN" in readings or "PROPN" in readings
+
+
+def is_unit(letters: str) -> bool:
+    """Whether letters glued to or after a number are a unit ("m", "GB"); units such as
+    "K" that count only after a space are not."""
+    unit = units.lookup(letters)
+    return unit is not None and not unit.spaced
+
+
+def ordinal_of(code: str) -> int | None:
+    """The number of a digit ordinal such as "21st", alone or before the noun it ranks
+    ("9th-grade", "3rd-place"); None for anything else."""
+    match = _ORDINAL.fullmatch(code) or _ORDINAL_BEFORE_NOUN.fullmatch(code)
+    return None if match is None else int(match.group(1))
+
+
+def measures_something(code: str) -> bool:
+    """Whether a token mixing digits and letters is a number rather than an identifier: a
+    number glued to its unit ("10m", "5GB"), a number, a hyphen and a unit ("60-second"),
+    a scale ("50k"), an ordinal ("21st") or a plural ("90s")."""
+    first, _, rest = code.partition("-")
+    if first.isdigit() and rest.replace("-", "").isalpha():
+        return is_unit(rest) or rest.casefold() in _TRAILING_WORDS or names_written_unit(rest)
+    match = _DIGITS_THEN_LETTERS.fullmatch(code)
+    if match is None:
+        return False
+    letters = match.group(2)
+    return (
+        is_unit(letters)
+        or letters in units.SCALE_LETTERS
+        or _ORDINAL.fullmatch(code) is not None
+        or letters == "s"
+        or written_unit_like(letters)
+    )
+
+
+# A written token ("13", "MIL-STD-810H", "IP68", "1.4µm"), the word before it ("Android
+# 13", "Rule 19") and a short word after it ("8 MP", "1550 mAh"). Only tokens holding a
+# digit are codes; the word before is read backwards from the token on the reversed text.
+_TOKEN = re.compile(r"[A-Za-z0-9#&+_.\-]++")
+_WORD_BEFORE = re.compile(r"[ \t\-]([A-Za-z][A-Za-z\-]{0,30})(?![A-Za-z])")
+_WORD_AFTER = re.compile(r"[ \t]([A-Za-z]{1,5})(?![\w])")
+_LETTERS = re.compile(r"[A-Z]+")
+
+
+def codes_in(text: str) -> dict[str, Span]:
+    """Every code ``text`` can be read as naming, canonical, with the span of its first
+    mention: each token holding a digit alone, with the word before it and with a short
+    word after it. Evidence keeps all these readings, so a claim's "Android 13" or "8MP"
+    is found however the evidence's own extraction read the number."""
+    norm = normalize(text)
+    scan = norm.text
+    reversed_scan = scan[::-1]
+    length = len(scan)
+    found: dict[str, Span] = {}
+    for match in _TOKEN.finditer(scan):
+        start, end = match.span()
+        while end > start and scan[end - 1] in ".-":
+            end -= 1
+        while start < end and scan[start] in ".-":
+            start += 1
+        token = scan[start:end]
+        if not any(c.isdigit() for c in token):
+            continue
+        span = Span(*norm.original_span(start, end))
+        readings = [canonical(None, token)]
+        before = _WORD_BEFORE.match(reversed_scan, length - start)
+        if before is not None:
+            readings.append(canonical(before.group(1)[::-1], token))
+        after = _WORD_AFTER.match(scan, end)
+        if after is not None:
+            readings.append(canonical(None, token + after.group(1)))
+        for reading in readings:
+            found.setdefault(reading, span)
+    return found
+
+
+def names_of(code: str) -> list[str]:
+    """The letter parts of a canonical code: "TIER" of "TIER2", "MAX" of "737MAX8"."""
+    return _LETTERS.findall(code)
+
+
+_PLURAL_CODE = re.compile(r"(?<=\d)S$")
+
+
+def readings_of(code: str) -> tuple[str, ...]:
+    """A claimed code and, for a plural of one ("Su-25s", "2-spheres"), its singular."""
+    singular = _PLURAL_CODE.sub("", code) if not code.endswith("SS") else code
+    if singular == code and code.endswith("S") and len(code) > 3:
+        singular = code[:-1]
+    return (code,) if singular == code else (code, singular)

@@ -1,0 +1,320 @@
+"""The words around a number that change what it claims, and the words that name numbers.
+
+Tables only; :mod:`quantcheck.quantities.patterns` turns them into regular expressions. A
+phrase that starts earlier wins over one nested inside it, so "no more than" (at most)
+is never read as "more than" (above), nor "not exceed" as a negation.
+"""
+
+from __future__ import annotations
+
+from quantcheck.quantities.facts import Relation
+
+# fmt: off
+
+# Bound phrases written before the number.
+BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
+    Relation.LT: (
+        "below", "under", "less than", "fewer than", "lower than", "shorter than",
+        "younger than", "smaller than", "lighter than", "earlier than", "<",
+    ),
+    Relation.LE: (
+        "at most", "at the most", "no more than", "not more than", "up to", "a maximum of",
+        "maximum of", "maximum", "max", "not exceed", "not exceeding", "never exceed",
+        "never exceeds", "not to exceed", "cannot exceed", "can't exceed", "can’t exceed",
+        "at or below", "no higher than", "no greater than", "≤", "<=",
+    ),
+    Relation.GT: (
+        "above", "over", "more than", "greater than", "higher than", "larger than",
+        "longer than", "older than", "bigger than", "heavier than", "taller than",
+        "wider than", "later than", "beyond",
+        "exceeds", "exceeding", "exceed", "exceeded", "surpass", "surpasses", "surpassed",
+        "surpassing", "in excess of", "north of", "upwards of", "tops", "topped", "topping",
+        ">",
+    ),
+    Relation.GE: (
+        "at least", "at the least", "no less than", "not less than", "no fewer than",
+        "a minimum of", "minimum of", "minimum", "at or above", "≥", ">=",
+    ),
+}
+
+# Bound phrases written after the number ("5 or more years") or after its unit ("$100 or
+# less"). A "+" glued to the number ("5+ years") is read by the pattern itself.
+TRAILING_BOUNDS: dict[str, Relation] = {
+    "or more": Relation.GE, "or greater": Relation.GE,
+    "or higher": Relation.GE, "or above": Relation.GE, "or over": Relation.GE,
+    "or longer": Relation.GE, "and up": Relation.GE, "and above": Relation.GE,
+    "and over": Relation.GE, "and more": Relation.GE,
+    "plus": Relation.GE,
+    "or less": Relation.LE, "or fewer": Relation.LE, "or lower": Relation.LE,
+    "or below": Relation.LE, "or under": Relation.LE, "or shorter": Relation.LE,
+}
+# Only after a unit: before one, "maximum" and "minimum" would read as nouns.
+TRAILING_AFTER_UNIT: dict[str, Relation] = {
+    "maximum": Relation.LE, "max": Relation.LE, "at most": Relation.LE,
+    "at the most": Relation.LE, "at maximum": Relation.LE, "at a maximum": Relation.LE,
+    "tops": Relation.LE,
+    "minimum": Relation.GE, "at least": Relation.GE, "at the least": Relation.GE,
+    "at minimum": Relation.GE, "at a minimum": Relation.GE,
+}
+
+# Words that make a value approximate: "about 96 percent" may stand for 96.4 percent.
+HEDGES: tuple[str, ...] = (
+    "about", "approximately", "approx.", "approx", "around", "roughly", "nearly", "almost",
+    "some", "close to", "circa", "~",
+)
+
+# Cues that negate a fact later in the same predicate. Bound phrases containing "not" or
+# "no" are matched first and removed from the clause, so they never count here.
+NEGATION_WORDS: tuple[str, ...] = ("not", "no", "never", "cannot")
+# Contractions negate the word they end: "don't", "isn't", "mustn’t".
+NEGATION_SUFFIXES: tuple[str, ...] = ("n't", "n’t")
+# Words that start a new predicate: a negation before one of them does not reach a fact
+# after it ("is not waterproof and lasts 10 hours" negates nothing numeric).
+PREDICATE_BREAKS: tuple[str, ...] = (
+    "and", "but", "or", "yet", "while", "whereas", "although", "though", "because",
+    "which", "who", "where", "when", "so", "then", "–", "—", "-", "(",
+)
+
+# Verbs of change: "fell from 5% to 3%" states two values, not an interval between them.
+CHANGE_WORDS: tuple[str, ...] = (
+    "rose", "rise", "rises", "risen", "rising", "grew", "grow", "grows", "grown", "growing",
+    "increased", "increase", "increases", "increasing", "decreased", "decrease", "decreases",
+    "decreasing", "declined", "decline", "declines", "declining", "fell", "fall", "falls",
+    "fallen", "falling", "dropped", "drop", "drops", "dropping", "climbed", "climb",
+    "climbs", "jumped", "jump", "jumps", "surged", "surge", "surges", "slipped", "slid",
+    "went", "go", "goes", "gone", "moved", "improved", "improve", "improves", "expanded",
+    "shrank", "shrunk", "widened", "narrowed", "raised", "raise", "raises", "lowered",
+    "lower", "lowers", "cut", "cuts", "reduced", "reduce", "reduces", "boosted", "boost",
+    "changed", "change", "changes", "upgraded", "downgraded", "revised", "up", "down",
+    "soared", "plunged", "tumbled", "dipped", "edged", "ticked", "shifted", "postponed",
+    "delayed", "rescheduled", "pushed", "extended", "brought", "moved",
+)
+
+# Of the words above, those that state a change only before "from": "sales to be up 2%
+# to 4%" is a range of growth, "up from 2% to 4%" two values.
+CHANGE_ADVERBS: tuple[str, ...] = ("up", "down")
+
+# Words before a range that make it an estimate rather than a limit: a value inside
+# "guidance of $45 million to $50 million" is not what the evidence states, while one
+# inside "store between 2 and 8 °C" is.
+ESTIMATE_WORDS: tuple[str, ...] = (
+    "expect", "expects", "expected", "expecting", "expectation", "expectations",
+    "guidance", "guide", "guides", "guided", "project", "projects", "projected",
+    "projection", "projections", "forecast", "forecasts", "forecasted", "estimate",
+    "estimates", "estimated", "anticipate", "anticipates", "anticipated", "outlook",
+    "target", "targets", "targeted", "predict", "predicts", "predicted", "sees", "see",
+    "plan", "plans", "planned", "aim", "aims", "budget", "budgeted", "likely",
+)
+
+# A number right after one of these words names something rather than measuring it.
+IDENTIFIER_WORDS: tuple[str, ...] = (
+    "version", "versions", "ver.", "ver", "v.", "revision", "rev.", "firmware", "model",
+    "step", "section", "chapter", "page", "item", "no.", "number", "#", "flight", "route",
+    "gate", "room", "tier", "level", "phase", "stage", "grade", "class", "type", "part",
+    "article", "clause", "appendix", "figure", "fig.", "slide", "exhibit", "platform",
+    "suite", "floor", "category", "division", "district", "ward", "generation", "gen",
+)
+
+# Names that always stand for one numbered thing: where evidence writes the name alone
+# ("the impact of COVID"), it supports the numbered identifier ("COVID-19").
+IDENTIFIER_ALIASES: dict[str, tuple[str, ...]] = {
+    "COVID19": ("COVID", "coronavirus", "novel coronavirus", "coronavirus disease"),
+}
+
+# Capitalized words that are never the name part of an identifier such as "Kafka 3.7":
+# a capital at the start of a sentence makes them look like names.
+NOT_NAMES: tuple[str, ...] = (
+    "A", "An", "The", "In", "On", "At", "By", "For", "From", "To", "Of", "Since", "Until",
+    "Till", "During", "Before", "After", "About", "Around", "Over", "Under", "Nearly",
+    "Approximately", "Almost", "Roughly", "Some", "All", "And", "But", "Or", "With",
+    "Without", "Between", "Within", "Across", "Into", "Than", "Per", "Each", "Every",
+    "Only", "Just", "More", "Less", "Fewer", "Up", "Down", "Below", "Above", "Exactly",
+    "Total", "Through", "Throughout", "Circa", "Around", "Another", "Both", "These",
+    "Those", "This", "That", "Its", "Our", "Their", "His", "Her", "My", "Your", "We",
+    "They", "It", "He", "She", "I", "You", "As", "If", "When", "While", "Of", "Also",
+    "Fiscal", "Calendar", "Year", "Years", "Early", "Mid", "Late", "Spring", "Summer",
+    "Fall", "Autumn", "Winter", "Week", "Weeks", "Day", "Days", "Top", "Last", "Next",
+    "First", "Second", "Third", "Fourth", "Q", "H", "FY", "Page", "Among", "Against",
+    "Via", "Including", "Excluding", "Plus", "Minus", "Nearly", "Over", "Just", "Only",
+    "Least", "Most", "Many", "Few", "Several", "Some", "Any", "No", "Not", "Never",
+    "Is", "Are", "Was", "Were", "Be", "Has", "Have", "Had", "Will", "Would", "Can",
+    "Could", "Should", "May", "Might", "Must", "Do", "Does", "Did", "Where", "Which",
+    "Who", "Whom", "Whose", "Why", "How", "What", "So", "Yet", "Then", "Now", "Here",
+    "There", "Still", "Again", "Even", "Already", "Once", "Twice",
+)
+
+# A four-digit number after these words is a year even outside 1800-2100 or before a
+# plural noun: "in 1492", "since 1998", "in 2019 stores reopened".
+YEAR_WORDS: tuple[str, ...] = (
+    "in", "since", "by", "during", "until", "till", "through", "throughout", "before",
+    "after", "circa", "c.", "fiscal", "fy", "calendar", "year", "early", "mid", "late",
+    "spring", "summer", "fall", "autumn", "winter", "end", "start", "beginning", "middle",
+    "pre", "post",
+)
+# Before "<year> <noun>", these make the number a year even when the noun is plural:
+# "our 2019 results" is a year, "2000 employees" a count.
+YEAR_DETERMINERS: tuple[str, ...] = (
+    "the", "its", "our", "their", "his", "her", "my", "your", "this", "that", "last",
+    "next", "whose", "'s", "’s", "a", "an",
+)
+# Plural nouns that a year commonly qualifies ("2019 sales", "2020 results").
+YEARLY_NOUNS: tuple[str, ...] = (
+    "sales", "results", "earnings", "revenues", "figures", "numbers", "levels", "prices",
+    "estimates", "targets", "plans", "goals", "forecasts", "projections", "expectations",
+    "financials", "accounts", "returns", "profits", "losses", "costs", "expenses",
+    "volumes", "shipments", "deliveries", "elections", "olympics", "games", "awards",
+    "guidelines", "rules", "standards", "regulations", "models", "editions", "seasons",
+)
+
+# Function words end a noun phrase: the noun a number counts comes before them.
+FUNCTION_WORDS: frozenset[str] = frozenset((
+    "a", "an", "the", "and", "or", "but", "nor", "of", "in", "on", "at", "by", "for",
+    "from", "to", "with", "without", "within", "into", "onto", "over", "under", "about",
+    "above", "below", "between", "among", "through", "during", "before", "after", "since",
+    "until", "than", "as", "per", "via", "versus", "vs", "that", "which", "who", "whom",
+    "whose", "where", "when", "while", "whereas", "if", "because", "so", "yet", "is",
+    "are", "was", "were", "be", "been", "being", "has", "have", "had", "will", "would",
+    "can", "could", "should", "may", "might", "must", "shall", "do", "does", "did", "not",
+    "no", "each", "every", "this", "these", "those", "it", "its", "they", "their", "them",
+    "we", "our", "us", "he", "his", "she", "her", "you", "your", "i", "my", "me", "more",
+    "less", "fewer", "most", "least", "also", "only", "just", "even", "still", "again",
+    "respectively", "including", "excluding", "compared", "against", "across", "around",
+    "up", "down", "out", "off", "there", "here", "then", "now", "ago", "later", "earlier",
+    "year", "years", "each", "apiece", "total", "combined", "altogether", "overall",
+))
+
+# "at least one", "two or more": quantifiers that say "some" or "several", not a count;
+# written in words with these bounds, such a number is set aside.
+PLURAL_QUANTIFIERS: dict[str, tuple[str, ...]] = {
+    ">=": ("one", "two"),
+    ">": ("one",),
+}
+
+# Words before or after "<n>-<m>" that make it a score rather than a range.
+SCORE_BEFORE: tuple[str, ...] = (
+    "won", "win", "wins", "winning", "beat", "beats", "beating", "defeated", "defeat",
+    "lost", "lose", "loses", "losing", "tied", "drew", "draw", "edged", "trailed", "led",
+    "leads", "leading", "score", "scored", "scoreline", "final", "vote", "voted",
+)
+SCORE_AFTER: tuple[str, ...] = (
+    "victory", "win", "loss", "defeat", "draw", "tie", "lead", "triumph", "decision",
+    "scoreline", "vote", "margin", "advantage", "deficit", "aggregate", "thrashing",
+    "rout", "home", "away",
+)
+
+# Units no table lists, spelled out, and the symbol they are compared as (see
+# written_units): "13 megapixels" is "13MP", "270 pixels per inch" is "270 ppi".
+WRITTEN_UNIT_SYNONYMS: dict[str, str] = {
+    "megapixel": "mp", "megapixels": "mp", "mega pixels": "mp", "pixels per inch": "ppi",
+    "pixel per inch": "ppi", "frames per second": "fps", "frame per second": "fps",
+    "dots per inch": "dpi", "revolutions per minute": "rpm", "beats per minute": "bpm",
+    "milliamp hours": "mah", "milliamp-hours": "mah", "milliampere-hours": "mah",
+    "milliamp hour": "mah", "hectopascals": "hpa", "hectopascal": "hpa",
+    "kilocalories": "kcal", "kilocalorie": "kcal", "calories": "kcal",
+    "parts per million": "ppm", "megabits per second": "mbps", "nit": "nit",
+}
+# Unit symbols the conversion tables do not list that are units however they are cased
+# and although a dictionary may hold the letters as a word ("Ah", "MP", "lux"). Other
+# capitals after a number name a thing ("Adreno 130 GPU", "8VC"); other lower- and
+# mixed-case letters no dictionary holds ("hPa", "kcal") are units too.
+WRITTEN_UNIT_SYMBOLS: frozenset[str] = frozenset((
+    "mp", "hp", "ppi", "fps", "dpi", "rpm", "bpm", "mah", "wh", "kcal", "ppm", "ppb", "iu",
+    "mbps", "kbps", "gbps", "tbps", "gsm", "mmhg", "nm", "μm", "µm", "hpa", "lm", "lux",
+    "db", "dba", "cc", "mpg", "sqft", "rms", "vac", "vdc", "kva", "ah",
+))
+# Letters after a number that are no unit although no dictionary holds them: ordinal
+# suffixes, abbreviations of words, eras, countries.
+NOT_WRITTEN_UNITS: frozenset[str] = frozenset((
+    "st", "nd", "rd", "th", "vs", "et", "al", "eg", "ie", "nos", "oh", "ok", "mr", "mrs",
+    "dr", "jr", "sr", "tv", "uk", "us", "usa", "eu", "un", "co", "inc", "ltd", "yo", "bc",
+    "ad", "bce", "ce", "etc", "aka", "cf", "ca", "approx", "est", "vol", "pp", "ed", "eds",
+))
+# The markers of the 12-hour clock, which follow a number but are no unit.
+CLOCK_MARKERS: frozenset[str] = frozenset(("am", "pm", "a.m", "p.m"))
+
+# Words that say a claimed value is computed, and so may be derived from evidence values
+# (see checker.derived): a total, a difference, a change. Without them a sum of two
+# evidence numbers is a coincidence, not support.
+TOTAL_WORDS: tuple[str, ...] = (
+    "total", "totals", "totaled", "totalled", "totaling", "totalling", "combined",
+    "altogether", "in all", "sum", "together", "cumulative", "cumulatively", "aggregate",
+    "overall",
+)
+DIFFERENCE_WORDS: tuple[str, ...] = (
+    "difference", "differ", "differs", "gap", "margin", "spread", "apart", "ahead",
+)
+CHANGE_NOUNS: tuple[str, ...] = (
+    "growth", "gain", "gains", "loss", "losses", "rise", "drop", "decline", "jump",
+    "increase", "decrease", "change", "higher", "lower", "more", "less",
+)
+# Keys of data whose values are fractions a claim may state as percentages ("pop": 0.2
+# for a 20% chance of rain).
+FRACTION_KEY_WORDS: frozenset[str] = frozenset((
+    "pop", "probability", "fraction", "ratio", "share", "proportion", "chance",
+))
+
+# Keys of data whose values are percentages though no "%" is written: "humidity": 87.
+PERCENT_KEY_WORDS: frozenset[str] = frozenset((
+    "humidity", "percent", "percentage", "pct", "share", "rate_percent",
+))
+
+# Times of day written as words, and the markers of the 12-hour clock.
+CLOCK_WORDS: dict[str, str] = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
+
+# Number words: values of single words and the multipliers that scale what precedes them.
+SMALL_NUMBER_WORDS: dict[str, int] = {
+    word: value
+    for value, word in enumerate(
+        [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+            "seventeen", "eighteen", "nineteen",
+        ]
+    )
+}
+TENS_WORDS: dict[str, int] = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90,
+}
+MULTIPLIER_WORDS: dict[str, int] = {
+    "dozen": 12, "hundred": 100, "thousand": 1000, "million": 1000000, "billion": 1000000000,
+}
+
+# Words that name a number only loosely, read as numbers in evidence alone: evidence keeps
+# every plausible reading of its numbers ("a pair of entangled particles" supports "two
+# particles"), while a claim's "one" or "second" commits to nothing.
+EVIDENCE_NUMBER_WORDS: dict[str, str] = {
+    "one": "1", "single": "1", "once": "1", "a pair": "2", "pair": "2", "a couple": "2",
+    "couple": "2", "both": "2", "twice": "2", "double": "2", "doubled": "2", "twofold": "2",
+    "thrice": "3", "triple": "3", "tripled": "3", "threefold": "3", "quadruple": "4",
+    "half": "0.5", "a dozen": "12",
+}
+# Ordinal words, which evidence may write for a claim's "4th".
+ORDINAL_NUMBER_WORDS: dict[str, str] = {
+    "first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+    "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10", "eleventh": "11",
+    "twelfth": "12",
+}
+
+# "half an hour", "half a day", "a quarter of an hour": a fraction word before a unit.
+FRACTION_WORDS: dict[str, str] = {"half": "0.5", "quarter": "0.25"}
+
+# Month names and the abbreviations accepted in dates.
+MONTHS: dict[str, int] = {
+    "January": 1, "Jan": 1, "February": 2, "Feb": 2, "March": 3, "Mar": 3, "April": 4,
+    "Apr": 4, "May": 5, "June": 6, "Jun": 6, "July": 7, "Jul": 7, "August": 8, "Aug": 8,
+    "September": 9, "Sept": 9, "Sep": 9, "October": 10, "Oct": 10, "November": 11,
+    "Nov": 11, "December": 12, "Dec": 12,
+}
+
+# Ordinals that name quarters and halves: "third quarter", "3rd quarter", "second half".
+ORDINAL_WORDS: dict[str, int] = {
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+}
+
+# The years of a decade that "early", "mid" and "late" name.
+DECADE_PARTS: dict[str, tuple[int, int]] = {"early": (0, 3), "mid": (4, 6), "late": (7, 9)}
+# The years of a century that "early", "mid" and "late" name: "the late 19th century" is
+# 1867-1899.
+CENTURY_PARTS: dict[str, tuple[int, int]] = {"early": (0, 33), "mid": (34, 66), "late": (67, 99)}
+# fmt: on

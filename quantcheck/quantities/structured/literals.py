@@ -1,0 +1,229 @@
+"""JSON documents and Python literals, read value by value with their key paths.
+
+Two passes over the tokens, both flat loops over an explicit stack (no recursion on
+nesting depth). The first finds what the document says about its own keys: its units
+maps (``"units": {"temp": "°C"}``, Open-Meteo's ``"hourly_units"``) and the objects that
+name a sibling (``{"name": "Internal", "value": "32GB"}``). The second emits one cell per
+string or number value.
+
+A record is one element of an array (or the root): an object under a key belongs to the
+record of the object holding it, so a forecast's ``main.temp_max`` shares the record of
+its ``dt_txt``. The scalars at one index of sibling arrays (``"time": [...]``,
+``"temperature_2m": [...]``) share a record of their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from quantcheck.quantities.structured import tokens as tk
+from quantcheck.quantities.structured.cells import Cell, Records, Region
+
+# A key holding a units map: "units", "hourly_units"; the part before "_units" scopes it.
+_UNITS_KEY_SUFFIX = "units"
+# Keys whose string value names the value-like sibling of the same object, in order of
+# preference, and the keys of such a sibling: {"category": "Memory", "specifications":
+# [...]} and {"name": "Internal", "value": "32GB"}.
+NAME_KEYS = ("name", "label", "title", "category", "field", "attribute", "parameter", "metric")
+VALUE_KEYS = frozenset(
+    {"value", "values", "specifications", "specs", "spec", "items", "entries", "data"}
+)
+# A name longer than this is text, not a name.
+_MAX_NAME = 100
+
+# A units map: its scope (the "hourly" of "hourly_units", None for "units") and entries.
+_UnitsMap = tuple[str | None, dict[str, str]]
+
+
+def read(text: str, records: Records) -> Region | None:
+    """The cells of ``text`` when the whole of it is one JSON or Python literal."""
+    tokens = tk.tokenize(text)
+    if tokens is None:
+        return None
+    names, maps = _survey(tokens)
+    return Region(0, len(text), tuple(_walk(tokens, names, _Units(maps), records)))
+
+
+@dataclass(slots=True)
+class _Open:
+    """An open object or array in the first pass."""
+
+    is_object: bool
+    identity: int
+    key: str = ""
+    units: dict[str, str] | None = None
+
+
+def _survey(tokens: tk.Tokens) -> tuple[dict[int, str], list[_UnitsMap]]:
+    """Per object (numbered in order of opening) the name of its value-like sibling,
+    and every units map of the document."""
+    candidates: dict[int, tuple[int, str]] = {}
+    has_value: set[int] = set()
+    maps: list[_UnitsMap] = []
+    stack: list[_Open] = []
+    objects = 0
+    kinds = tokens.kinds
+    for index, kind in enumerate(kinds):
+        top = stack[-1] if stack else None
+        if kind & tk.KEY:
+            assert top is not None
+            top.key = tokens.decoded(index)
+        elif kind in (tk.OPEN_OBJECT, tk.OPEN_ARRAY):
+            opened = _Open(kind == tk.OPEN_OBJECT, objects if kind == tk.OPEN_OBJECT else -1)
+            objects += kind == tk.OPEN_OBJECT
+            if top is not None and top.is_object:
+                if top.key.casefold() in VALUE_KEYS:
+                    has_value.add(top.identity)
+                scope = _units_scope(top.key)
+                if opened.is_object and scope is not None:
+                    opened.units = {}
+                    maps.append((scope or None, opened.units))
+            stack.append(opened)
+        elif kind == tk.CLOSE:
+            stack.pop()
+        elif kind in (tk.STRING, tk.NUMBER, tk.CONSTANT) and top is not None and top.is_object:
+            folded = top.key.casefold()
+            if folded in VALUE_KEYS:
+                has_value.add(top.identity)
+            if kind == tk.STRING:
+                if top.units is not None:
+                    top.units[top.key] = tokens.decoded(index)
+                if folded in NAME_KEYS:
+                    rank = NAME_KEYS.index(folded)
+                    held = candidates.get(top.identity)
+                    name = tokens.decoded(index).strip()
+                    if name and len(name) <= _MAX_NAME and (held is None or rank < held[0]):
+                        candidates[top.identity] = (rank, name)
+    names = {identity: name for identity, (_, name) in candidates.items() if identity in has_value}
+    return names, maps
+
+
+def _units_scope(key: str) -> str | None:
+    """The scope of a units key: "hourly" for "hourly_units", the empty string for
+    "units", None for a key that holds no units map."""
+    folded = key.casefold()
+    if folded == _UNITS_KEY_SUFFIX:
+        return ""
+    if folded.endswith("_" + _UNITS_KEY_SUFFIX):
+        return key[: -len(_UNITS_KEY_SUFFIX) - 1]
+    return None
+
+
+class _Units:
+    """The unit a document's units maps state for a value at a key path.
+
+    A units key states the unit of the same key (``temp``), of a key that starts with it
+    and an underscore (``temp_max``, ``temp_min``), and of every value below a path
+    component of that name (``wind`` for ``wind.speed``, ``wind.gust``). Maps scoped to a
+    path component (``hourly_units`` for ``hourly``) are asked first.
+    """
+
+    def __init__(self, maps: list[_UnitsMap]):
+        self.maps = maps
+        self.cache: dict[tuple[str, ...], str | None] = {}
+
+    def of(self, path: tuple[str, ...]) -> str | None:
+        if not self.maps or not path:
+            return None
+        if path not in self.cache:
+            self.cache[path] = self._find(path)
+        return self.cache[path]
+
+    def _find(self, path: tuple[str, ...]) -> str | None:
+        above = set(path[:-1])
+        ordered = [m for scope, m in self.maps if scope is not None and scope in above]
+        ordered += [m for scope, m in self.maps if scope is None]
+        ordered += [m for scope, m in self.maps if scope is not None and scope not in above]
+        key = path[-1]
+        for entries in ordered:
+            if key in entries:
+                return entries[key]
+            cut = key.rfind("_")
+            while cut > 0:
+                if key[:cut] in entries:
+                    return entries[key[:cut]]
+                cut = key.rfind("_", 0, cut)
+            for component in reversed(path[:-1]):
+                if component in entries:
+                    return entries[component]
+        return None
+
+
+@dataclass(slots=True)
+class _Frame:
+    """An open object or array in the second pass: its own key path and record; for an
+    object the key of the member being read and the name that resolves value-like
+    members; for an array the index of the element being read and whether the array is
+    itself an element (a row, whose scalars share its record) or a column of values."""
+
+    is_object: bool
+    identity: int
+    path: tuple[str, ...]
+    record: int
+    name: str | None = None
+    key: str = ""
+    index: int = 0
+    is_row: bool = False
+    owner: int = -1
+
+
+def _walk(tokens: tk.Tokens, names: dict[int, str], units: _Units, records: Records) -> list[Cell]:
+    found: list[Cell] = []
+    stack: list[_Frame] = []
+    # (object holding the sibling arrays, index) -> record of that index.
+    parallel: dict[tuple[int, int], int] = {}
+    objects = 0
+    kinds, starts, ends = tokens.kinds, tokens.starts, tokens.ends
+    for index, kind in enumerate(kinds):
+        top = stack[-1] if stack else None
+        if kind & tk.KEY:
+            assert top is not None
+            top.key = tokens.decoded(index)
+        elif kind in (tk.OPEN_OBJECT, tk.OPEN_ARRAY):
+            is_object = kind == tk.OPEN_OBJECT
+            identity = objects if is_object else -1
+            objects += is_object
+            if top is None:
+                frame = _Frame(is_object, identity, (), next(records))
+            elif top.is_object:
+                frame = _Frame(is_object, identity, _member_path(top), top.record)
+                frame.owner = top.identity
+            else:
+                frame = _Frame(is_object, identity, top.path, next(records), is_row=True)
+            frame.name = names.get(identity)
+            stack.append(frame)
+        elif kind == tk.CLOSE:
+            stack.pop()
+        elif kind == tk.COMMA:
+            assert top is not None
+            top.index += 1
+        elif kind in (tk.STRING, tk.NUMBER):
+            assert top is not None
+            start, end = starts[index], ends[index]
+            if kind == tk.STRING:
+                start, end = start + 1, end - 1
+                if start == end:
+                    continue
+            if top.is_object:
+                path = _member_path(top)
+                record = top.record
+            else:
+                path = top.path
+                if top.is_row:
+                    record = top.record
+                else:
+                    slot = (top.owner, top.index)
+                    if slot not in parallel:
+                        parallel[slot] = next(records)
+                    record = parallel[slot]
+            found.append(Cell(path[-1] if path else "", path, start, end, record, units.of(path)))
+    return found
+
+
+def _member_path(frame: _Frame) -> tuple[str, ...]:
+    """The path of the member an object is reading: its key, or the name of its
+    value-like member ("Internal" for the "value" beside "name": "Internal")."""
+    key = frame.key
+    if frame.name is not None and key.casefold() in VALUE_KEYS:
+        key = frame.name
+    return (*frame.path, key)

@@ -1,0 +1,70 @@
+"""Splitting a document into its structured regions and its prose."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from quantcheck.quantities.structured import (
+    delimited,
+    html_tables,
+    keyvalue,
+    literals,
+    markdown,
+)
+from quantcheck.quantities.structured.cells import Layout, Region, Span
+from quantcheck.quantities.structured.lines import Lines
+
+# Larger documents are read as prose: data of that size is not checked cell by cell.
+MAX_CHARACTERS = 2_000_000
+_NOT_SPACE = re.compile(r"\S")
+
+
+def read(text: str) -> Layout:
+    """The cells of every structured region of ``text`` and the spans of its prose.
+
+    A document that is one JSON or Python literal is read whole; otherwise HTML tables,
+    a CSV or TSV table at the start, markdown tables and key: value lists are found in
+    that order, each among the lines the ones before left free. A document without a
+    single cell is all prose. Never raises.
+    """
+    everything = Layout((), ((0, len(text)),))
+    if len(text) > MAX_CHARACTERS:
+        return everything
+    records = itertools.count()
+    literal = literals.read(text, records)
+    if literal is not None:
+        return Layout(literal.cells, ()) if literal.cells else everything
+    regions = html_tables.find(text, records)
+    lines = Lines(text)
+    lines.take((r.start, r.end) for r in regions)
+    table = delimited.find(lines, records)
+    if table is not None:
+        regions.append(table)
+        lines.take([(table.start, table.end)])
+    found = markdown.find(lines, records)
+    regions += found
+    lines.take((r.start, r.end) for r in found)
+    regions += keyvalue.find(lines, records)
+    # A document without a single value (an empty table) is read as prose.
+    if not any(region.cells for region in regions):
+        return everything
+    regions.sort(key=lambda r: r.start)
+    return Layout(tuple(cell for region in regions for cell in region.cells), _prose(text, regions))
+
+
+def _prose(text: str, regions: list[Region]) -> tuple[Span, ...]:
+    """The gaps between regions and the prose inside them, in order; spans of nothing
+    but whitespace are left out."""
+    spans: list[Span] = []
+    position = 0
+    for region in regions:
+        spans.append((position, region.start))
+        spans += region.prose
+        position = region.end
+    spans.append((position, len(text)))
+    return tuple(
+        (start, end)
+        for start, end in spans
+        if start < end and _NOT_SPACE.search(text, start, end) is not None
+    )

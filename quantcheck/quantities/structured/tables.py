@@ -1,0 +1,152 @@
+"""Cells of a table, whatever its format: a header, rows of fields, and a caption.
+
+Each row is a record; each cell knows its column header and its row's label (the row's
+first cell that is not a number). A scale or unit stated by the caption applies to every
+cell, one stated by a column header to that column and before the caption's; neither
+reaches a value written with "%", a row or column of percentages, ratios or rates, a
+column of dates or years, nor (for the scale) a per-share amount: "in millions, except
+per share data".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from quantcheck.quantities.structured.cells import Cell, Records
+from quantcheck.quantities.structured.statements import MAX_CAPTION, Statement, stated
+
+# A number as a table writes it: "1,234", "-5.2", "(1,234)", "$12.50", "25%".
+_NUMERIC = re.compile(r"[(+\-−]?[$€£¥₹]?[ ]?\d[\d,]*+(?:\.\d++)?[ ]?%?\)?")
+_ALPHANUMERIC = re.compile(r"\w")
+# A tag, to read the text of an HTML line; it cannot run past the next "<".
+_TAG = re.compile(r"<[^<>]*+>")
+_WORDS = re.compile(r"[^\W\d_]+|%")
+# Labels of values that no caption scales and whose unit is their own.
+_NOT_AMOUNTS = frozenset({"%", "percent", "percentage", "pct", "ratio", "rate"})
+# Column headers of when a row is ("Date", "Fiscal year"), never amounts.
+_TIME_HEADERS = frozenset({"date", "year", "month", "quarter", "period", "day", "time"})
+_TIME_QUALIFIERS = frozenset({"fiscal", "calendar", "of", "end", "ended", "ending"})
+# Labels of amounts per unit: the caption's unit applies, its scale does not.
+_PER_UNIT = re.compile(r"\bper[\s-]++(?:share|unit|capita|head)\b|\beps\b", re.IGNORECASE)
+
+
+_PERCENT: tuple[Decimal, str | None] = (Decimal(1), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field of a row: its text (trimmed, decoded) and its span in the document."""
+
+    text: str
+    start: int
+    end: int
+
+
+def is_number(text: str) -> bool:
+    """Whether a field holds a number as tables write them."""
+    return _NUMERIC.fullmatch(text) is not None
+
+
+def table_cells(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Field]],
+    caption: Statement | None,
+    records: Records,
+) -> list[Cell]:
+    """One cell per non-empty field of every row."""
+    columns = [_Column(name, caption) for name in header]
+    unnamed = _Column("", caption)
+    found: list[Cell] = []
+    for fields in rows:
+        record = next(records)
+        label = None
+        for field in fields:
+            if not is_number(field.text) and _ALPHANUMERIC.search(field.text):
+                label = field.text
+                break
+        kind = _label_kind(label)
+        for index, field in enumerate(fields):
+            if field.start == field.end:
+                continue
+            column = columns[index] if index < len(columns) else unnamed
+            # A value written as a percentage is one, whatever the table's scale.
+            scale, unit = _PERCENT if field.text.endswith("%") else column.stated[kind]
+            found.append(
+                Cell(
+                    column.name,
+                    column.path,
+                    field.start,
+                    field.end,
+                    record,
+                    unit,
+                    scale,
+                    label,
+                    column.name or None,
+                )
+            )
+    return found
+
+
+def caption_before(text: str, start: int) -> Statement | None:
+    """What the line just above a table states ("(in thousands of dollars)"), tags
+    removed; one blank line may stand between. Reads a bounded window only."""
+    cut = max(0, start - 2 * MAX_CAPTION)
+    window = text[cut:start].split("\n")
+    # The last piece is the text before the table on its own line (often empty); one
+    # blank line more may separate the caption from the table.
+    for number in range(len(window) - 1, max(-1, len(window) - 4), -1):
+        plain = _TAG.sub(" ", window[number]).strip()
+        if plain:
+            # A line cut by the window is longer than any caption.
+            return None if number == 0 and cut > 0 else stated(plain)
+    return None
+
+
+def _label_kind(label: str | None) -> tuple[bool, bool]:
+    """Whether a row label names a per-unit amount, and whether it names no amount."""
+    if label is None:
+        return False, False
+    folded = label.casefold()
+    # Most labels hold none of the words: a substring test spares the patterns.
+    per_unit = ("per" in folded or "eps" in folded) and _PER_UNIT.search(label) is not None
+    not_amount = any(word in folded for word in _NOT_AMOUNTS) and not _NOT_AMOUNTS.isdisjoint(
+        word.casefold() for word in _WORDS.findall(label)
+    )
+    return per_unit, not_amount
+
+
+class _Column:
+    """A column's header and what it and the caption state for its cells."""
+
+    def __init__(self, name: str, caption: Statement | None):
+        self.name = name
+        self.path = (name,) if name else ()
+        self.caption = caption
+        self.own = stated(name) if name else None
+        words = {word.casefold() for word in _WORDS.findall(name)}
+        self.not_amount = not words.isdisjoint(_NOT_AMOUNTS) or (
+            not words.isdisjoint(_TIME_HEADERS) and words <= _TIME_HEADERS | _TIME_QUALIFIERS
+        )
+        self.per_unit = _PER_UNIT.search(name) is not None
+        # The scale and unit of a cell, by the kind of its row (see _label_kind).
+        self.stated = {
+            (per_unit, not_amount): self._stated(per_unit, not_amount)
+            for per_unit in (False, True)
+            for not_amount in (False, True)
+        }
+
+    def _stated(self, per_unit_row: bool, not_amount_row: bool) -> tuple[Decimal, str | None]:
+        own, caption = self.own, self.caption
+        own_unit = own.unit if own is not None else None
+        caption_unit = caption.unit if caption is not None else None
+        if own is not None and own.scale != 1:
+            return own.scale, own_unit or caption_unit
+        if self.not_amount or not_amount_row:
+            return Decimal(1), own_unit
+        unit = own_unit or caption_unit
+        if caption is None or self.per_unit or per_unit_row:
+            return Decimal(1), unit
+        return caption.scale, unit
