@@ -54,6 +54,7 @@ Difference = Literal[
     "other_bound",
     "without_unit",
     "data_share",
+    "document_unit",
     "unit_not_claimed",
     "other_noun",
     "in_date",

@@ -22,10 +22,11 @@ that difference still supports the claim.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from quantcheck.checker.derived import derive
+from quantcheck.checker.derived import pair as derived_pair
 from quantcheck.checker.index import PERIOD, PLAIN, EvidenceIndex, family
 from quantcheck.checker.model import FactCheck, MatchKind
 from quantcheck.checker.periods import period_match, periods_agree
@@ -41,7 +42,7 @@ from quantcheck.quantities.categories import (
     has_unit,
     same_dimension,
 )
-from quantcheck.quantities.facts import Fact, Mention, Relation, Span
+from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, Span
 from quantcheck.quantities.readings import Writing, values_of
 
 _PREFERENCE = {
@@ -176,7 +177,15 @@ def _present(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _
             _Found(doc_id, occurrence.covering or index.number_at(occurrence), None, how)
             for doc_id, index in evidence
             for occurrence in index.by_value.get(value, ())
-            if (how := difference(claim, occurrence.covering, occurrence.writing)) is not None
+            if (
+                how := difference(
+                    claim,
+                    occurrence.covering,
+                    occurrence.writing,
+                    index.data_units.get(category),
+                )
+            )
+            is not None
         ]
         if not found:
             return None
@@ -193,16 +202,22 @@ def _present(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _
 
 
 def difference(
-    claim: Mention, found: Mention | None, writing: Writing = Writing.DIGITS
+    claim: Mention,
+    found: Mention | None,
+    writing: Writing = Writing.DIGITS,
+    document_unit: Literal | None = None,
 ) -> Difference | None:
     """How an evidence fact holding one of the claim's numbers differs from the claim
-    fact (None when it is the claim fact itself: nothing to report)."""
+    fact (None when it is the claim fact itself: nothing to report). ``document_unit`` is
+    the unit the evidence's data states for the claim's category, if it states one."""
     fact = claim.fact
     if found is None:
         if writing is Writing.LOOSE and family(fact.category) == PLAIN:
             return Difference.LOOSE_WORD
         if writing is Writing.ORDINAL and fact.category == ORDINAL:
             return Difference.RANK
+        if fact.category == ORDINAL:
+            return Difference.RANK  # "3rd period" for a key "period3"
         return Difference.UNREAD
     other = found.fact
     if fact.category == ORDINAL and (
@@ -237,14 +252,37 @@ def difference(
         # Data writes shares without their sign ("humidity": 87, "value": 39.54).
         return Difference.DATA_SHARE
     if claimed_unit and not found_unit:
+        if found.key is not None and _in_unit(found, document_unit, claim):
+            # "feels_like": 4.96 where the document's units map gives "temp" in °C: data
+            # states a unit once for several keys.
+            return Difference.DOCUMENT_UNIT
         return Difference.WITHOUT_UNIT
     if found_unit and not claimed_unit:
         return Difference.UNIT_NOT_CLAIMED
     if not claimed_unit:
+        if other.value == fact.value and other.upper == fact.upper:
+            # Two counts of the same number, bounded differently: "up to 200 contacts"
+            # against "200 entries".
+            if fact.relation is Relation.EQ and other.relation in _INCLUSIVE:
+                return Difference.EVIDENCE_BOUND
+            if other.relation is Relation.EQ and fact.relation in _INCLUSIVE:
+                return Difference.CLAIM_BOUND
         return Difference.OTHER_NOUN
     if same_dimension(fact.category, other.category):
         return Difference.OTHER_UNIT
     return Difference.OTHER_DIMENSION
+
+
+def _in_unit(found: Mention, unit: Literal | None, claim: Mention) -> bool:
+    """Whether a bare data value, read in the unit ``unit`` describes, is the claimed value
+    (at the claim's written precision)."""
+    value, target = found.fact.value, claim.fact.value
+    if unit is None or not isinstance(value, Decimal) or not isinstance(target, Decimal):
+        return False
+    in_unit = replace(unit, value=value)
+    base = in_unit.to_base()
+    literal = claim.literal
+    return base == target or (literal is not None and literal.rounds_to(base))
 
 
 def _code(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _Found | None:
@@ -330,6 +368,10 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
         span = index.scores.get(pair) or index.scores.get(pair[::-1])
         if span is not None:
             yield index.mention_at(span, fact), MatchKind.EXACT
+        else:
+            siblings = derived_pair(fact, index)
+            if siblings is not None:
+                yield siblings.sources[0], MatchKind.EXACT
     # Evidence that counts the claimed noun settles the count; evidence that does not may
     # still state the number, counting something else ("1,200 people" for "1,200
     # employees"): that match is reported as noun_differs.

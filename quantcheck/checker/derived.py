@@ -198,7 +198,7 @@ def _extremes(claim: Mention, index: EvidenceIndex) -> Derivation | None:
     fact = claim.fact
     assert isinstance(fact.value, Decimal)
     assert isinstance(fact.upper, Decimal)
-    written = values_of(claim.text)
+    written = sorted(values_of(claim.text))
     low_written, high_written = (written[0], written[-1]) if len(written) >= 2 else (None, None)
 
     def reads_as(value: Decimal, end: Decimal, as_written: Decimal | None) -> bool:
@@ -211,6 +211,14 @@ def _extremes(claim: Mention, index: EvidenceIndex) -> Derivation | None:
     # ("2 °C and 8 °C" is no "2-8 °C").
     in_data = tuple(m for m in index.by_category.get(fact.category, ()) if m.key is not None)
     pools = [*index.series.values(), in_data]
+    if claim.period is None:
+        # A claim split from its answer may have lost the day it speaks of ("The wind
+        # speed will be between 3.23 m/s and 6.1 m/s."): a day's own values, too.
+        by_period: dict[Fact, list[Mention]] = {}
+        for mention in in_data:
+            if mention.period is not None:
+                by_period.setdefault(mention.period, []).append(mention)
+        pools += [tuple(day) for day in by_period.values()]
     for pool in pools:
         values = _values(pool, claim)
         if len(values) < 2:
@@ -223,6 +231,19 @@ def _extremes(claim: Mention, index: EvidenceIndex) -> Derivation | None:
             where = low[1].key or "the evidence"
             computation = f"lowest and highest of {len(values)} values of {where}"
             return Derivation(computation, (low[1], high[1]))
+    return None
+
+
+def pair(fact: Fact, index: EvidenceIndex) -> Derivation | None:
+    """Two small whole numbers written as a pair ("the first period ending 1-1"), which
+    two sibling data values make (``homeScore > period1``, ``awayScore > period1``)."""
+    assert isinstance(fact.value, Decimal)
+    assert isinstance(fact.upper, Decimal)
+    low, high = int(fact.value), int(fact.upper)
+    for ordered in ((low, high), (high, low)):
+        found = _score(Fact(SCORE, Relation.EQ, f"{ordered[0]}-{ordered[1]}"), index)
+        if found is not None:
+            return found
     return None
 
 

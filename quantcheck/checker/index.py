@@ -17,9 +17,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from quantcheck.quantities import dates, identifiers
-from quantcheck.quantities.categories import COUNT_PREFIX, IDENTIFIER, NUMBER, TIME_OF_DAY
+from quantcheck.quantities.categories import (
+    COUNT_PREFIX,
+    IDENTIFIER,
+    NUMBER,
+    TIME_OF_DAY,
+    has_unit,
+)
 from quantcheck.quantities.extract import Extraction
-from quantcheck.quantities.facts import Fact, Mention, Relation, Span
+from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, Span
 from quantcheck.quantities.readings import Writing, written_numbers
 from quantcheck.quantities.text import normalize
 
@@ -79,6 +85,9 @@ class EvidenceIndex:
     series: Mapping[str, tuple[Mention, ...]] = field(default_factory=dict)
     # Every moment a date (and its time of day) names, in seconds since the epoch, sorted.
     moments: tuple[int, ...] = ()
+    # The unit data states for each category of unit it uses, as the literal of one value
+    # in it: a value of the document written without a unit may be in that unit.
+    data_units: Mapping[str, Literal] = field(default_factory=dict)
     # The document itself (the same string the caller holds, not a copy), so that a
     # number read under no fact can still be quoted with its span.
     text: str = ""
@@ -139,6 +148,7 @@ class EvidenceIndex:
             _scores(text),
             *_together(text, usable),
             _moments(extraction.mentions),
+            _data_units(usable),
             text,
         )
 
@@ -203,6 +213,19 @@ def _moments(mentions: Sequence[Mention]) -> tuple[int, ...]:
 
 
 _EPOCH = datetime.date(1970, 1, 1).toordinal()
+
+
+def _data_units(mentions: Sequence[Mention]) -> dict[str, Literal]:
+    """For each unit category data values are stated in, the literal of the first."""
+    found: dict[str, Literal] = {}
+    for mention in mentions:
+        if (
+            mention.key is not None
+            and mention.literal is not None
+            and has_unit(mention.fact.category)
+        ):
+            found.setdefault(mention.fact.category, mention.literal)
+    return found
 
 
 def _scores(text: str) -> dict[tuple[int, int], Span]:

@@ -29,6 +29,7 @@ class Difference(StrEnum):
     OTHER_BOUND = "other_bound"  # both bound the value, differently
     WITHOUT_UNIT = "without_unit"  # the evidence number has no unit, the claim's has one
     DATA_SHARE = "data_share"  # a claimed percentage is a bare number in data
+    DOCUMENT_UNIT = "document_unit"  # a bare data value, in the unit the data states
     UNIT_NOT_CLAIMED = "unit_not_claimed"  # the evidence number has a unit the claim omits
     OTHER_NOUN = "other_noun"  # both count, different things
     IN_DATE = "in_date"  # the number is part of a date
@@ -62,6 +63,7 @@ POLICY: dict[Difference, Treatment] = {
     Difference.OTHER_BOUND: Treatment(False, "in cited evidence with another bound"),
     Difference.WITHOUT_UNIT: Treatment(False, "in cited evidence without a unit"),
     Difference.DATA_SHARE: Treatment(True, "in cited data as a share without its sign"),
+    Difference.DOCUMENT_UNIT: Treatment(True, "in cited data in the unit the data states"),
     Difference.UNIT_NOT_CLAIMED: Treatment(False, "in cited evidence with a unit"),
     Difference.OTHER_NOUN: Treatment(False, "in cited evidence counting something else"),
     Difference.IN_DATE: Treatment(False, "in cited evidence only as part of a date"),

@@ -49,7 +49,12 @@ def bind_periods(text: str, mentions: Sequence[Mention]) -> list[Mention]:
             bound.append(mention)
             continue
         clause = bisect.bisect_right(ends, mention.span.start)
-        nearest = min(in_clause.get(clause, ()), key=lambda p: _gap(p, mention), default=None)
+        # The nearest period; of two as near, the one after ("39.54% in October 2023").
+        nearest = min(
+            in_clause.get(clause, ()),
+            key=lambda p: (_gap(p, mention), p.span.start < mention.span.start),
+            default=None,
+        )
         if nearest is None:
             nearest = _leading_period(text, mention.span.start, ends, in_clause)
         bound.append(mention if nearest is None else replace(mention, period=nearest.fact))

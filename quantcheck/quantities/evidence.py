@@ -95,7 +95,7 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
             continue
         found = read_texts.get(written)
         if found is None:
-            found = read_texts[written] = extract(written, scope=scope)
+            found = read_texts[written] = _read_text(written, scope)
         flags.update(found.flags)
         key = _key_path(cell)
         moved = [
@@ -124,6 +124,56 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
     if scope is Scope.UNITS:
         mentions = [m for m in mentions if in_units_scope(m.fact.category)]
     return Extraction(tuple(mentions), tuple(sorted(flags)))
+
+
+def _read_text(written: str, scope: Scope) -> Extraction:
+    """A text cell read as prose. A string of JSON or a Python literal is spanned as the
+    document writes it, escapes included ("\\n2 MP", "€\\u2009118.99"): it is read
+    decoded, and its facts are spanned back onto the escapes."""
+    if "\\" not in written:
+        return extract(written, scope=scope)
+    decoded, starts, ends = _decoded(written)
+    found = extract(decoded, scope=scope)
+    mentions = tuple(
+        replace(
+            m,
+            span=Span(starts[m.span.start], ends[m.span.end - 1]),
+            text=written[starts[m.span.start] : ends[m.span.end - 1]],
+        )
+        if m.span.end > m.span.start
+        else m
+        for m in found.mentions
+    )
+    return replace(found, mentions=mentions)
+
+
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.DOTALL)
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}
+
+
+def _decoded(written: str) -> tuple[str, list[int], list[int]]:
+    """``written`` with its backslash escapes decoded, and for each decoded character the
+    original offsets it came from."""
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    position = 0
+    for match in _ESCAPE.finditer(written):
+        for offset in range(position, match.start()):
+            pieces.append(written[offset])
+            starts.append(offset)
+            ends.append(offset + 1)
+        code = match.group(1) or match.group(2)
+        char = chr(int(code, 16)) if code else _SIMPLE_ESCAPES.get(match.group(3), match.group(3))
+        pieces.append(char)
+        starts.append(match.start())
+        ends.append(match.end())
+        position = match.end()
+    for offset in range(position, len(written)):
+        pieces.append(written[offset])
+        starts.append(offset)
+        ends.append(offset + 1)
+    return "".join(pieces), starts, ends
 
 
 def _names_a_date(key: str) -> bool:

@@ -70,6 +70,7 @@ _PER_TIME = re.compile(
     r"\s*(?:(?i:per|an?|each)\s+|/)(?i:(second|sec|s|minute|min|hour|hr|h|day|week|month|year))"
     r"(?![\w/])"
 )
+_TIMES_BEFORE_NUMBER = re.compile(r"[x×](?=\d)")
 _SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")
 # What may separate two unreadable numbers that are reported as one: "one" and "and" are
 # number words the sweep does not look for.
@@ -150,6 +151,9 @@ class _Reader:
 
     def _date(self, m: re.Match[str]) -> bool:
         if m["ym_y"] is not None:
+            if m["ym_d"] is not None:
+                value = dates.calendar_date(m["ym_y"], dates.month_number(m["ym_m"]), m["ym_d"])
+                return self._period(m, value)
             return self._period(m, dates.month_of_year(m["ym_m"], m["ym_y"]))
         if m["iso"] is None:
             value = dates.calendar_date(m["dmy_y"], dates.month_number(m["dmy_m"]), m["dmy_d"])
@@ -444,6 +448,12 @@ class _Reader:
             ):
                 self._period(m, dates.year(written))
                 return
+        times = _TIMES_BEFORE_NUMBER.match(self.scan, end)
+        if times is not None:
+            # "4x1.6 GHz": four of what follows, a multiple, not four of "x".
+            unit = units.Unit(name="times", category="multiple")
+            self._single(start, times.end(), number, scale, unit, tail=tail)
+            return
         written_unit = written_units.written_unit(self.scan, end)
         if written_unit is not None:
             # "8MP", "196 ppi": a unit no table lists, compared as written.

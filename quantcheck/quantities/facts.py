@@ -89,6 +89,11 @@ class Literal:
     numerator: Decimal
     denominator: Decimal
 
+    def to_base(self) -> Decimal:
+        """The written value in the category's base unit."""
+        with localcontext(CONTEXT):
+            return (self.value * self.scale + self.shift) * self.numerator / self.denominator
+
     def from_base(self, base: Decimal) -> Decimal:
         """Express a base-unit value in this literal's unit."""
         with localcontext(CONTEXT):

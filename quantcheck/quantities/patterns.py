@@ -131,7 +131,8 @@ SIGN = "[-\u2212]"
 # like 3.2.1, a URL escape like %20, the tail of 1,5, or the far end of a hyphenated
 # pair like 3-4: that end is read with its range from the first number or not at all,
 # never as -4 alone.
-START = r"(?<![\w.%])(?<!\d,)(?<![\w][-\u2212])"
+# ...except right after "<digits>x", where a count multiplies what follows: "4x1.6 GHz".
+START = r"(?:(?<![\w.%])|(?<=\dx)|(?<=\d×))(?<!\d,)(?<![\w][-\u2212])"
 
 
 def _number(name: str) -> str:
@@ -205,7 +206,8 @@ DATE_ALTERNATIVES = (
     rf"(?:,?\s+(?P<dmy_y>{_YEAR}))?",
     rf"\b(?P<my_m>{_MONTH}),?\s+(?:of\s+)?(?P<my_y>{_YEAR})",
     # the year first, as spec sheets write it: "2022, May"
-    rf"(?<![\w.])(?P<ym_y>{_YEAR}),\s*+(?P<ym_m>{_MONTH})(?![\w])(?!\s*+\d)",
+    rf"(?<![\w.])(?P<ym_y>{_YEAR}),\s*+(?P<ym_m>{_MONTH})(?![\w])"
+    rf"(?:\s++(?P<ym_d>{_DAY})(?![:\w])|(?!\s*+\d))",
 )
 
 
@@ -403,7 +405,7 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
     # Every candidate has a digit close ahead or starts with one of a few words ("seven",
     # "half", "noon", "second quarter"): one cheap test spares most words the alternation.
     return re.compile(
-        rf"(?P<a_marker>{CITATION_MARKER})|(?<!\w)(?!(?<=\w[-.,\u2212])\d)"
+        rf"(?P<a_marker>{CITATION_MARKER})|(?:(?<!\w)|(?<=\d[x×]))(?!(?<=\w[-.,\u2212])\d)"
         rf"(?=[^\n]{{0,16}}?\d|{_DIGITLESS_START}\b)(?:{body})"
     )
 

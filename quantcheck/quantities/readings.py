@@ -23,7 +23,12 @@ from quantcheck.quantities.phrases import EVIDENCE_NUMBER_WORDS, ORDINAL_NUMBER_
 from quantcheck.quantities.text import normalize
 
 # Digits not inside a longer run: thousands groups and a decimal part belong to the number.
-_DIGITS = re.compile(r"(?<![\d,.])(?:\d{1,3}(?:,\d{3})++(?![\d])|\d++)(?:\.\d++)?+(?![\d])")
+# A comma right before may be a field separator ("2021-04-15,0.01") or a thousands group
+# ("1,500"): only three digits after one are the tail of a group.
+_DIGITS = re.compile(
+    r"(?<![\d.])(?:(?<!\d,)|(?!\d{3}(?![\d])))"
+    r"(?:\d{1,3}(?:,\d{3})++(?![\d])|\d++)(?:\.\d++)?+(?![\d])"
+)
 _WORDS = re.compile(patterns.WORD_NUMBER)
 
 

@@ -94,8 +94,8 @@ def unit_like(letters: str) -> bool:
         return False
     if folded in WRITTEN_UNIT_SYMBOLS:
         return True
-    if head.isupper():
-        return False  # "CPU", "GPU", "8VC": capitals after a number name a thing
+    if head.isupper() or head.istitle():
+        return False  # "CPU", "8VC", "two Swiss teams": capitals name a thing
     return not lemmas(head.casefold())
 
 
