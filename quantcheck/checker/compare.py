@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
+from decimal import ROUND_DOWN, ROUND_UP, Decimal, localcontext
 
 from quantcheck.checker.derived import derive
 from quantcheck.checker.derived import pair as derived_pair
@@ -42,7 +42,7 @@ from quantcheck.quantities.categories import (
     has_unit,
     same_dimension,
 )
-from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, Span
+from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, Span
 from quantcheck.quantities.readings import Writing, values_of
 
 _PREFERENCE = {
@@ -358,6 +358,14 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
                 kind = _loose_match(claim, mention, fact, mention.fact)
                 if kind is not None:
                     yield mention, kind
+        if fact.category == PERCENT:
+            # Data writes shares as bare numbers ("value": 39.54 for "over 39%").
+            for mention in index.by_category.get(NUMBER, ()):
+                if mention.key is not None:
+                    share = replace(mention.fact, category=PERCENT)
+                    kind = _loose_match(claim, mention, fact, share)
+                    if kind is not None:
+                        yield mention, kind
         return
     if fact.relation is Relation.RANGE and _small_whole(fact):
         # "4-6, 7-6" unitless: two small whole numbers written as a pair, perhaps a score
@@ -413,6 +421,8 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         return None
     if fact.relation is Relation.RANGE:
         return None
+    if other.relation is Relation.EQ and _rounded_bound(claim, other):
+        return MatchKind.APPROXIMATE
     if other.relation is not fact.relation:
         return None
     if other.value == fact.value:
@@ -432,6 +442,31 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         if literal.rounds_to(other.value):
             return MatchKind.APPROXIMATE
     return None
+
+
+def _rounded_bound(claim: Mention, other: Fact) -> bool:
+    """Whether a claimed bound is an evidence value cut at the claim's written precision:
+    "over 39%" for 39.54%, "over 16,000" for 16,243, "below 0.03%" for 0.0283%. Any larger
+    value would satisfy "over 39%", but a claim that means another value would be another
+    number: only the value the bound rounds is support."""
+    literal, relation = claim.literal, claim.fact.relation
+    value = other.value
+    if literal is None or not isinstance(value, Decimal) or relation is Relation.EQ:
+        return False
+    step = Decimal(1).scaleb(literal.exponent)
+    with localcontext(CONTEXT):
+        written = literal.from_base(value)
+        if relation in (Relation.GT, Relation.GE):
+            cut = written.quantize(step, ROUND_DOWN)
+            holds = written > literal.value or (
+                relation is Relation.GE and written == literal.value
+            )
+        else:
+            cut = written.quantize(step, ROUND_UP)
+            holds = written < literal.value or (
+                relation is Relation.LE and written == literal.value
+            )
+    return holds and cut == literal.value
 
 
 def _clock_inside(claimed: Fact, found: Fact) -> bool:

@@ -214,10 +214,10 @@ def _extremes(claim: Mention, index: EvidenceIndex) -> Derivation | None:
     if claim.period is None:
         # A claim split from its answer may have lost the day it speaks of ("The wind
         # speed will be between 3.23 m/s and 6.1 m/s."): a day's own values, too.
-        by_period: dict[Fact, list[Mention]] = {}
+        by_period: dict[tuple[str | None, Fact], list[Mention]] = {}
         for mention in in_data:
             if mention.period is not None:
-                by_period.setdefault(mention.period, []).append(mention)
+                by_period.setdefault((mention.key, mention.period), []).append(mention)
         pools += [tuple(day) for day in by_period.values()]
     for pool in pools:
         values = _values(pool, claim)

@@ -109,6 +109,12 @@ def full_year(digits: str) -> str:
     return digits if len(digits) == 4 else f"20{digits}"
 
 
+def pivot_year(digits: str) -> str:
+    """A two-digit year of a written date as four digits: up to '49 this century, from
+    '50 the last ("17 Jul 19" is 2019, "3 Mar 89" 1989)."""
+    return f"{20 if int(digits) < 50 else 19}{digits}"
+
+
 @dataclass(frozen=True, slots=True)
 class Extent:
     """The days a period covers, as proleptic ordinals, and whether it named its year."""

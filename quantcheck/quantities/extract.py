@@ -70,6 +70,8 @@ _PER_TIME = re.compile(
     r"\s*(?:(?i:per|an?|each)\s+|/)(?i:(second|sec|s|minute|min|hour|hr|h|day|week|month|year))"
     r"(?![\w/])"
 )
+_SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
+_SCALE_AHEAD = re.compile(r"\s*(?i:thousand|million|billion|trillion)\b")
 _TIMES_BEFORE_NUMBER = re.compile(r"[x×](?=\d)")
 _SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")
 # What may separate two unreadable numbers that are reported as one: "one" and "and" are
@@ -156,9 +158,10 @@ class _Reader:
                 return self._period(m, value)
             return self._period(m, dates.month_of_year(m["ym_m"], m["ym_y"]))
         if m["iso"] is None:
-            value = dates.calendar_date(m["dmy_y"], dates.month_number(m["dmy_m"]), m["dmy_d"])
+            year = m["dmy_y"] or (None if m["dmy_yy"] is None else dates.pivot_year(m["dmy_yy"]))
+            value = dates.calendar_date(year, dates.month_number(m["dmy_m"]), m["dmy_d"])
             return self._period(m, value)
-        year, month, day = m["iso"].split("-")
+        year, month, day = m["iso"].split(m["iso_sep"])
         if m["iso_h"] is None:
             return self._period(m, dates.calendar_date(year, month, day))
         # "2023-11-30 11:00:00": the date, and the time of day as a fact of its own, so no
@@ -327,6 +330,8 @@ class _Reader:
         letter = m["idw_l"]
         if letter is None and patterns.UNIT_AHEAD.match(self.scan, m.end()):
             return False  # "level 5%": a quantity after a word that often names things
+        if _SCALED.fullmatch(m["idw_n"]) or _SCALE_AHEAD.match(self.scan, m.end()):
+            return False  # "# 42 million", "#200million": an amount, not a number sign
         code = m["idw_n"] + ("" if letter is None else letter)
         return self._identifier(m, identifiers.canonical(m["idw"], code))
 
@@ -459,10 +464,15 @@ class _Reader:
             # "8MP", "196 ppi": a unit no table lists, compared as written.
             self._single(start, written_unit.end, number, scale, written_unit.unit, tail=tail)
             return
-        if noun is not None:
+        if noun is not None and (noun.plural or number.value == 1):
             unit = units.Unit(name=noun.lemma, category=count_category(noun.lemma))
             self._single(start, noun.end, number, scale, unit, tail=tail)
             return
+        if noun is None and written.casefold() == "one":
+            self._cover(start, end)
+            return  # "the one featured in": a pronoun, not a number
+        # A number before a singular noun describes it rather than counting: "a 200 million
+        # sponsorship deal", "a 5 star hotel" state a plain number.
         unit = units.Unit(name=NUMBER, category=NUMBER)
         self._single(start, end, number, scale, unit, tail=tail)
 
@@ -653,8 +663,12 @@ class _Reader:
             if index < len(covered) and covered[index][0] <= start:
                 continue
             if not scan[start].isdigit():
-                # A number word no rule read follows another one ("one two three").
-                self._unreadable(start, end, "ambiguous_number")
+                if "-" in (scan[start - 1 : start], scan[end : end + 1]):
+                    # "father-of-two": one number word inside a compound, a plain number.
+                    self._sweep_word(start, end)
+                else:
+                    # A number word no rule read follows another one ("one two three").
+                    self._unreadable(start, end, "ambiguous_number")
                 done = end
                 continue
             floor = max(done, covered[index - 1][1] if index else 0)
@@ -662,6 +676,11 @@ class _Reader:
             first, last = _token_around(scan, start, end, floor, ceiling)
             self._sweep_fact(first, last)
             done = last
+
+    def _sweep_word(self, start: int, end: int) -> None:
+        number = parse_number(self.scan[start:end])
+        unit = units.Unit(name=NUMBER, category=NUMBER)
+        self._single(start, end, number, Decimal(1), unit, allow_bound=False)
 
     def _sweep_fact(self, start: int, end: int) -> None:
         written = self.scan[start:end]

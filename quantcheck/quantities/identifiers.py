@@ -127,6 +127,7 @@ def measures_something(code: str) -> bool:
         or letters in units.SCALE_LETTERS
         or _ORDINAL.fullmatch(code) is not None
         or letters == "s"
+        or letters.casefold() in units.SCALE_WORDS
         or written_unit_like(letters)
     )
 
@@ -138,6 +139,14 @@ _TOKEN = re.compile(r"[A-Za-z0-9#&+_.\-]++")
 _WORD_BEFORE = re.compile(r"[ \t\-]([A-Za-z][A-Za-z\-]{0,30})(?![A-Za-z])")
 _WORD_AFTER = re.compile(r"[ \t]([A-Za-z]{1,5})(?![\w])")
 _LETTERS = re.compile(r"[A-Z]+")
+
+
+# A capitalized word and a number word: "Part Two", "Season Three", "Apollo Eleven".
+_WORDED_CODE = re.compile(
+    r"\b([A-Z][A-Za-z\-]*+)[ \t\-]((?i:"
+    + "|".join(sorted((w for w in SMALL_NUMBER_WORDS if w != "zero"), key=len, reverse=True))
+    + r"))\b"
+)
 
 
 def codes_in(text: str) -> dict[str, Span]:
@@ -169,6 +178,9 @@ def codes_in(text: str) -> dict[str, Span]:
             readings.append(canonical(None, token + after.group(1)))
         for reading in readings:
             found.setdefault(reading, span)
+    for match in _WORDED_CODE.finditer(scan):
+        code = canonical(match.group(1), str(SMALL_NUMBER_WORDS[match.group(2).casefold()]))
+        found.setdefault(code, Span(*norm.original_span(*match.span(2))))
     return found
 
 

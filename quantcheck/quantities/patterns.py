@@ -195,7 +195,7 @@ _DATE_AHEAD = rf"\d{{4}}-\d{{2}}-\d{{2}}|{_DAY}\s+(?:of\s+)?{_MONTH}(?![\w])"
 
 DATE_ALTERNATIVES = (
     # ISO dates, with a time of day as in data ("2024-01-04T00:00", "2024-01-04 06:00Z")
-    r"(?<![\w.\-/])(?P<iso>\d{4}-\d{2}-\d{2})"
+    r"(?<![\w.\-/])(?P<iso>\d{4}(?P<iso_sep>[-./])\d{2}(?P=iso_sep)\d{2})"
     r"(?:[T ](?P<iso_h>\d{2}):(?P<iso_m>\d{2})(?::(?P<iso_s>\d{2})(?:\.\d+)?)?"
     r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w\-/]|\.\d)",
     rf"\b(?P<mdy_m>{_MONTH})\s+(?P<mdy_d>{_DAY})(?![:\w])"
@@ -203,7 +203,8 @@ DATE_ALTERNATIVES = (
     rf"(?:\s*+(?P<mdy_join>and|or|&|[-–—]|to|through)\s*+(?P<mdy_d2>{_SECOND_DAY}))?"
     rf"(?:,?\s+(?P<mdy_y>{_YEAR}))?",
     rf"(?<![\w.])(?P<dmy_d>{_DAY})\s+(?:of\s+)?(?P<dmy_m>{_MONTH})(?![\w])"
-    rf"(?:,?\s+(?P<dmy_y>{_YEAR}))?",
+    # "17 Jul 19": a two-digit year after a day and a month, as date lines abbreviate
+    rf"(?:,?\s+(?P<dmy_y>{_YEAR})|\s+(?P<dmy_yy>\d{{2}})(?![\d:.,%\w]|\s*+[A-Za-z%]))?",
     rf"\b(?P<my_m>{_MONTH}),?\s+(?:of\s+)?(?P<my_y>{_YEAR})",
     # the year first, as spec sheets write it: "2022, May"
     rf"(?<![\w.])(?P<ym_y>{_YEAR}),\s*+(?P<ym_m>{_MONTH})(?![\w])"
