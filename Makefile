@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: venv system-deps lint typecheck-tree test test-unit test-integration demo bench clean
+.PHONY: venv system-deps lint typecheck-tree test test-unit test-integration demo bench quality clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,7 +36,7 @@ lint: $(STAMP) typecheck-tree
 
 # Pure logic only: no broker, no database.
 test-unit: $(STAMP)
-	$(PY) -m pytest -q -m "not integration and not faults" $(PYTEST_ARGS)
+	$(PY) -m pytest -q -m "not integration and not faults and not slow" $(PYTEST_ARGS)
 
 # Everything: lint, unit, integration against a real Kafka broker and PostgreSQL server
 # (both started by the tests), and the fault-injection suite.
@@ -48,6 +48,11 @@ test-integration: $(STAMP) system-deps
 
 demo: $(STAMP) system-deps
 	$(PY) deploy/local/demo.py $(if $(KEEP),--keep,)
+
+# Verdict quality on every development set beside the peer's, and the mutation kill
+# rates: bench/results/quality.json and quality.md.
+quality: $(STAMP)
+	$(PY) -m bench.quality
 
 bench: $(STAMP) system-deps
 	$(PY) -m bench.run_all
