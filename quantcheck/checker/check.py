@@ -7,7 +7,7 @@ passes them in; nothing here performs I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from quantcheck.checker import reasons
@@ -113,6 +113,9 @@ class Checker:
             checks = tuple(
                 find_support(m, indexes, text, claimed.mentions) for m in claimed.mentions
             )
+        checks = _with_multipliers(checks)
+        # A pass that is not plain equality is flagged by its kind, or by the difference the
+        # policy accepted ("data_share").
         flags.update(
             (c.match_kind.value if c.difference is None else c.difference.value)
             for c in checks
@@ -136,6 +139,33 @@ class Checker:
                 extract_document(document.text, scope=self.options.scope), document.text
             ),
         )
+
+
+def _with_multipliers(checks: tuple[FactCheck, ...]) -> tuple[FactCheck, ...]:
+    """A count of the claim that a derived total multiplied ("three nights" of "€270 for
+    three nights" at "€90 a night") is accounted for by that derivation: the evidence can
+    neither state nor contradict the claim's own premise, and the total checks it."""
+    used = {
+        id(source): check
+        for check in checks
+        if check.match_kind is MatchKind.DERIVED
+        for source in check.sources[1:]
+    }
+    if not used:
+        return checks
+    return tuple(
+        replace(
+            check,
+            matched=True,
+            match_kind=MatchKind.DERIVED,
+            evidence_doc_id=used[id(check.mention)].evidence_doc_id,
+            evidence=used[id(check.mention)].evidence,
+            derivation=f"multiplies {used[id(check.mention)].mention.fact.label()}",
+        )
+        if not check.matched and id(check.mention) in used
+        else check
+        for check in checks
+    )
 
 
 def _best_single_document(

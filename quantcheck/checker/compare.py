@@ -121,6 +121,7 @@ def find_support(
                 evidence_doc_id=doc_id,
                 evidence=source,
                 derivation=derivation.computation,
+                sources=derivation.sources,
             )
     if elsewhere is not None:
         doc_id, candidate = elsewhere
@@ -456,17 +457,13 @@ def _rounded_bound(claim: Mention, other: Fact) -> bool:
     step = Decimal(1).scaleb(literal.exponent)
     with localcontext(CONTEXT):
         written = literal.from_base(value)
+        # Strictly beyond the bound: a value equal to it is the claim bounding a value the
+        # evidence states plainly (see policy.Difference.CLAIM_BOUND).
         if relation in (Relation.GT, Relation.GE):
-            cut = written.quantize(step, ROUND_DOWN)
-            holds = written > literal.value or (
-                relation is Relation.GE and written == literal.value
-            )
+            holds = written > literal.value and written.quantize(step, ROUND_DOWN) == literal.value
         else:
-            cut = written.quantize(step, ROUND_UP)
-            holds = written < literal.value or (
-                relation is Relation.LE and written == literal.value
-            )
-    return holds and cut == literal.value
+            holds = written < literal.value and written.quantize(step, ROUND_UP) == literal.value
+    return holds
 
 
 def _clock_inside(claimed: Fact, found: Fact) -> bool:

@@ -49,13 +49,16 @@ _TRIPLES_UP_TO = 12
 # Multipliers a claim may state beside a total: "three nights", "4 tickets".
 _MULTIPLIERS_UP_TO = Decimal(100)
 _DAY = 86400
+_RATIO = Decimal("0.05")
+_HEDGED_RATIO = Decimal("0.17")
 _KEY_WORDS = re.compile(r"[a-z]+")
 
 
 @dataclass(frozen=True, slots=True)
 class Derivation:
     """How a claimed value follows from evidence values: the computation as reasons print
-    it, and the evidence mentions it used (the first is the one a verdict points at)."""
+    it, and the mentions it used: the evidence's (the first is the one a verdict points
+    at), and for a product the claim's own count it multiplied by."""
 
     computation: str
     sources: tuple[Mention, ...]
@@ -118,10 +121,15 @@ def _cues(wording: str) -> frozenset[str]:
 
 
 def _agreement(claim: Mention) -> _Agrees:
-    """Whether a computed base value reads as the claimed one at the claim's precision."""
+    """Whether a computed base value reads as the claimed one at the claim's precision. A
+    multiple in words ("doubled", "roughly tripled") means the ratio, near enough: within
+    a twentieth of it, or a sixth when hedged; rounding 1.5 up to "doubled" would not do."""
     literal = claim.literal
     target = claim.fact.value
     assert isinstance(target, Decimal)
+    if claim.fact.category == "multiple" and target:
+        share = _HEDGED_RATIO if claim.approximate else _RATIO
+        return lambda value: abs(value - target) <= share * target
     if literal is None:
         return lambda value: value == target
     return literal.rounds_to
@@ -333,8 +341,8 @@ def _product(
 ) -> Derivation | None:
     """A claimed total that is a small count the claim states times an evidence value:
     "€270 for three nights" against "€90 a night"."""
-    counts = {
-        m.fact.value
+    counts = [
+        m
         for m in companions
         if m is not claim
         and m.fact.category.startswith(COUNT_PREFIX)
@@ -342,16 +350,15 @@ def _product(
         and isinstance(m.fact.value, Decimal)
         and 1 < m.fact.value <= _MULTIPLIERS_UP_TO
         and m.fact.value == m.fact.value.to_integral_value()
-    }
-    if not counts:
-        return None
+    ]
     for value, mention in _values(index.by_category.get(claim.fact.category, ()), claim):
-        for count in sorted(counts):
-            assert isinstance(count, Decimal)
+        for count in counts:
+            assert isinstance(count.fact.value, Decimal)
             with localcontext(CONTEXT):
-                product = count * value
+                product = count.fact.value * value
             if agrees(product):
-                return Derivation(f"{_show(count)} × {_show(value)}", (mention,))
+                computation = f"{_show(count.fact.value)} × {_show(value)}"
+                return Derivation(computation, (mention, count))
     return None
 
 

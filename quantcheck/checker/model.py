@@ -103,8 +103,10 @@ class FactCheck:
     # When the claimed number is in the evidence but in a differing fact (``evidence``):
     # how it differs. Set on an accepted other_reading match and on a fact that failed.
     difference: Difference | None = None
-    # For a derived match: the computation over evidence values ("3 × 90").
+    # For a derived match: the computation over evidence values ("3 × 90"), and the
+    # mentions it used (evidence first; a multiplying count of the claim after).
     derivation: str | None = None
+    sources: tuple[Mention, ...] = ()
 
     @property
     def evidence_span(self) -> Span | None:

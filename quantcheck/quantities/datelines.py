@@ -18,26 +18,40 @@ from quantcheck.quantities.facts import Fact, Mention, Relation
 
 # Only these categories are written as days or months of no year ("--05-07", "--05").
 _PLACEABLE = frozenset({dates.DATE, dates.MONTH})
+# How far before a year-less date a bare year may stand to give it its year.
+_NEAR_YEAR = 60
 
 
 def with_years(mentions: Sequence[Mention]) -> list[Mention]:
     """``mentions`` (in text order) plus, after each date written without a year, the same
-    date in the year of the nearest full date before it."""
+    date in the year of the nearest full date before it, or of a year written just
+    before it."""
     out: list[Mention] = []
     year: str | None = None
+    # A year just before ("The 2016 festival runs May 11-22"): nearer than the last full
+    # date, it places the dates right after it.
+    near: tuple[str, int] | None = None
     for mention in mentions:
         out.append(mention)
         fact = mention.fact
-        if mention.problem is not None or fact.category not in _PLACEABLE:
+        if mention.problem is not None or fact.relation not in (Relation.EQ, Relation.RANGE):
+            continue
+        if fact.category == dates.YEAR and fact.relation is Relation.EQ:
+            near = (str(fact.value), mention.span.end)
+            continue
+        if fact.category not in _PLACEABLE:
             continue
         text = str(fact.value)
         if not text.startswith("-"):
             if fact.relation is Relation.EQ:
-                year = text[:4]
+                year, near = text[:4], None
             continue
-        if year is None:
+        if near is not None and mention.span.start - near[1] <= _NEAR_YEAR:
+            placed = _placed(fact, near[0])
+        elif year is not None:
+            placed = _placed(fact, year)
+        else:
             continue
-        placed = _placed(fact, year)
         if placed is not None:
             out.append(replace(mention, fact=placed))
     return out

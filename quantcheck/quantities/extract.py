@@ -48,6 +48,7 @@ from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, SetAsi
 from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
 from quantcheck.quantities.phrases import (
     FRACTION_WORDS,
+    MULTIPLE_WORDS,
     PLURAL_QUANTIFIERS,
     SCORE_AFTER,
     SCORE_BEFORE,
@@ -321,6 +322,15 @@ class _Reader:
         value = Decimal(FRACTION_WORDS[m["half"].casefold()])
         exponent = value.as_tuple().exponent
         assert isinstance(exponent, int)
+        self._single(m.start(), m.end(), Number(value, exponent), Decimal(1), unit)
+        return True
+
+    def _multiple(self, m: re.Match[str]) -> bool:
+        """ "sales doubled", "twice as many": a multiple written without a digit."""
+        value = Decimal(MULTIPLE_WORDS[" ".join(m["mult"].split()).casefold()])
+        exponent = value.as_tuple().exponent
+        assert isinstance(exponent, int)
+        unit = units.Unit(name="times", category="multiple")
         self._single(m.start(), m.end(), Number(value, exponent), Decimal(1), unit)
         return True
 
@@ -770,6 +780,7 @@ _READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
     "a_clock": _Reader._clock,
     "a_money": _Reader._money,
     "a_half": _Reader._half,
+    "a_multiple": _Reader._multiple,
     "a_quantity": _Reader._quantity,
 }
 

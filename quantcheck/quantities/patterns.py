@@ -307,6 +307,8 @@ MONEY = (
 )
 
 # "half an hour", "half hour", "half-hour", "a quarter of an hour".
+MULTIPLE_WORD = rf"\b(?P<mult>(?i:{alternation(phrases.MULTIPLE_WORDS)}))\b"
+
 HALF = (
     rf"\b(?P<half>(?i:{alternation(phrases.FRACTION_WORDS)}))"
     rf"(?:\s+(?i:of))?(?:\s+(?i:an?))?(?:\s+|-)(?P<half_unit>{UNIT})"
@@ -349,6 +351,7 @@ _DIGITLESS_START = (
             *phrases.FRACTION_WORDS,
             *phrases.CLOCK_WORDS,
             *phrases.ORDINAL_WORDS,
+            *phrases.MULTIPLE_WORDS,
             "between",
             "from",
             "fiscal",
@@ -385,6 +388,7 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
         ("a_clock", rf"(?=[\dnNmMfFbB]){CLOCK}"),
         ("a_money", rf"{_first_chars(units.CURRENCY_PREFIXES, fold=False)}{MONEY}"),
         ("a_half", rf"{_first_chars(phrases.FRACTION_WORDS, fold=True)}{HALF}"),
+        ("a_multiple", rf"{_first_chars(phrases.MULTIPLE_WORDS, fold=True)}{MULTIPLE_WORD}"),
     ]
     if identifiers:
         alternatives += [

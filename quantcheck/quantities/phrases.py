@@ -296,6 +296,14 @@ ORDINAL_NUMBER_WORDS: dict[str, str] = {
     "twelfth": "12",
 }
 
+# Words that state a multiple without a digit, as "two times" does with one: "sales
+# doubled", "twice as many", "won it twice", "the price halved".
+MULTIPLE_WORDS: dict[str, str] = {
+    "doubled": "2", "doubling": "2", "tripled": "3", "trebled": "3", "tripling": "3",
+    "quadrupled": "4", "halved": "0.5", "twice": "2", "two-fold": "2", "twofold": "2",
+    "threefold": "3", "three-fold": "3",
+}
+
 # "half an hour", "half a day", "a quarter of an hour": a fraction word before a unit.
 FRACTION_WORDS: dict[str, str] = {"half": "0.5", "quarter": "0.25"}
 
