@@ -56,6 +56,7 @@ Difference = Literal[
     "data_share",
     "document_unit",
     "unit_not_claimed",
+    "unit_stated_apart",
     "other_noun",
     "in_date",
     "in_code",

@@ -21,6 +21,7 @@ that difference still supports the claim.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_UP, Decimal, localcontext
@@ -57,6 +58,11 @@ _PREFERENCE = {
 _OTHER_READINGS = frozenset({SCORE, ORDINAL, TIME_OF_DAY})
 # Bounds a value equal to their own satisfies: "at least 5" holds 5, "more than 5" not.
 _INCLUSIVE = frozenset({Relation.GE, Relation.LE})
+_STRICT = frozenset({Relation.GT, Relation.LT})
+# From "million" up, a figure with a scale word is a rounded one.
+_ROUNDING_SCALE = Decimal(1000000)
+# A data value written as a number alone: its unit, if any, is stated elsewhere.
+_BARE = re.compile(r"-?[\d,]+(?:\.\d+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +248,11 @@ def difference(
         if other.value == fact.value and other.upper == fact.upper:
             if other.relation is fact.relation:
                 return None
-            if fact.relation is Relation.EQ and other.relation in _INCLUSIVE:
+            if fact.relation is Relation.EQ and (
+                other.relation in _INCLUSIVE or (claim.approximate and other.relation in _STRICT)
+            ):
+                # "estimated at $105 million" against "more than $105 million": a value
+                # the claim itself gives as approximate sits at the evidence's bound.
                 return Difference.EVIDENCE_BOUND
             if other.relation is Relation.EQ and fact.relation in _INCLUSIVE:
                 return Difference.CLAIM_BOUND
@@ -259,6 +269,8 @@ def difference(
             return Difference.DOCUMENT_UNIT
         return Difference.WITHOUT_UNIT
     if found_unit and not claimed_unit:
+        if fact.category == NUMBER and found.key is not None and _BARE.fullmatch(found.text):
+            return Difference.UNIT_STATED_APART
         return Difference.UNIT_NOT_CLAIMED
     if not claimed_unit:
         if other.value == fact.value and other.upper == fact.upper:
@@ -433,11 +445,12 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
     literal = claim.literal
     # A hedged claim rounds at its written precision ("about 96 percent" for 96.4), and
     # so does one that writes decimals, fewer than the evidence ("55.89 years" for data's
-    # 55.8928): its decimals say how precise it means to be.
+    # 55.8928), or a scale word ("$654 million" for 654,060 thousand): how it is written
+    # says how precise it means to be.
     if (
         fact.relation is Relation.EQ
         and literal is not None
-        and (claim.approximate or literal.exponent < 0)
+        and (claim.approximate or literal.exponent < 0 or literal.scale >= _ROUNDING_SCALE)
     ):
         assert isinstance(other.value, Decimal)
         if literal.rounds_to(other.value):

@@ -99,7 +99,8 @@ def derive(
             claim, index, agrees
         )
     return (
-        (_total(claim, index, agrees) if "total" in said else None)
+        _enumeration(claim, index)
+        or (_total(claim, index, agrees) if "total" in said else None)
         or (_pairwise(claim, index, agrees, said) if said & {"total", "difference"} else None)
         or _product(claim, index, companions, agrees)
     )
@@ -239,6 +240,21 @@ def _extremes(claim: Mention, index: EvidenceIndex) -> Derivation | None:
             where = low[1].key or "the evidence"
             computation = f"lowest and highest of {len(values)} values of {where}"
             return Derivation(computation, (low[1], high[1]))
+    return None
+
+
+def _enumeration(claim: Mention, index: EvidenceIndex) -> Derivation | None:
+    """A count that is the number of items the evidence lists under the counted noun:
+    "two parts" against two values of "has part" (see quantities.listings)."""
+    fact = claim.fact
+    category = fact.category
+    if not category.startswith(COUNT_PREFIX) or not isinstance(fact.value, Decimal):
+        return None
+    noun = category[len(COUNT_PREFIX) : -1]
+    for listing in index.extraction.listings:
+        if listing.count == fact.value and noun in listing.nouns:
+            source = index.mention_at(listing.span, Fact(category, Relation.EQ, fact.value))
+            return Derivation(f"{listing.count} items listed under {listing.where}", (source,))
     return None
 
 

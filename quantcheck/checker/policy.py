@@ -31,6 +31,7 @@ class Difference(StrEnum):
     DATA_SHARE = "data_share"  # a claimed percentage is a bare number in data
     DOCUMENT_UNIT = "document_unit"  # a bare data value, in the unit the data states
     UNIT_NOT_CLAIMED = "unit_not_claimed"  # the evidence number has a unit the claim omits
+    UNIT_STATED_APART = "unit_stated_apart"  # a bare data value; the data states its unit apart
     OTHER_NOUN = "other_noun"  # both count, different things
     IN_DATE = "in_date"  # the number is part of a date
     IN_CODE = "in_code"  # the number is part of a code or name
@@ -65,6 +66,11 @@ POLICY: dict[Difference, Treatment] = {
     Difference.DATA_SHARE: Treatment(True, "in cited data as a share without its sign"),
     Difference.DOCUMENT_UNIT: Treatment(True, "in cited data in the unit the data states"),
     Difference.UNIT_NOT_CLAIMED: Treatment(False, "in cited evidence with a unit"),
+    # "a positive rate of 0.0429" against a column whose header gives it in %: the claim
+    # quotes the value as the data writes it.
+    Difference.UNIT_STATED_APART: Treatment(
+        True, "in cited data as written, its unit stated apart"
+    ),
     Difference.OTHER_NOUN: Treatment(False, "in cited evidence counting something else"),
     Difference.IN_DATE: Treatment(False, "in cited evidence only as part of a date"),
     Difference.IN_CODE: Treatment(False, "in cited evidence only as part of a name or code"),

@@ -18,6 +18,7 @@ from quantcheck.quantities import (
     counts,
     datelines,
     dates,
+    listings,
     structured,
     units,
     written_units,
@@ -40,7 +41,13 @@ from quantcheck.quantities.facts import (
     Span,
 )
 from quantcheck.quantities.numbers import parse_number
-from quantcheck.quantities.phrases import PERCENT_KEY_WORDS
+from quantcheck.quantities.phrases import (
+    CURRENCY_KEYS,
+    KEY_DENOMINATORS,
+    KEY_UNIT_ALIASES,
+    MONEY_KEY_WORDS,
+    PERCENT_KEY_WORDS,
+)
 
 
 def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
@@ -51,19 +58,25 @@ def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
     layout = structured.read(text)
     if not layout.cells:
         read = extract(text, scope=scope)
-        return replace(read, mentions=tuple(datelines.with_years(read.mentions)))
+        return replace(
+            read,
+            mentions=tuple(datelines.with_years(read.mentions)),
+            listings=tuple(listings.in_prose(text)),
+        )
     cells = _read_cells(text, layout.cells, scope)
     mentions = list(cells.mentions)
     flags = set(cells.flags)
     set_aside: list[SetAside] = []
+    listed = listings.in_data(layout.cells)
     for start, end in layout.prose:
+        listed += listings.in_prose(text, start, end)
         found = extract(text[start:end], scope=scope)
         mentions += (replace(m, span=_shifted(m.span, start)) for m in found.mentions)
         flags.update(found.flags)
         set_aside += (replace(s, span=_shifted(s.span, start)) for s in found.set_aside)
     mentions.sort(key=lambda m: m.span.start)
     placed = tuple(datelines.with_years(mentions))
-    return Extraction(placed, tuple(sorted(flags)), tuple(set_aside))
+    return Extraction(placed, tuple(sorted(flags)), tuple(set_aside), tuple(listed))
 
 
 def _shifted(span: Span, offset: int) -> Span:
@@ -75,7 +88,8 @@ _DATA_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?")
 # The bracketed part of a key, "price (USD)"; stripped where it is used. Possessive, so
 # that a long key cannot make it backtrack.
 _KEY_UNIT = re.compile(r"[(\[]([^()\[\]]++)[)\]]")
-_KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+")
+# Words of a key; a unit symbol keeps its digit ("size_m2", "area_km2").
+_KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+(?:2(?![\d.]))?")
 
 
 def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> Extraction:
@@ -87,7 +101,8 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
     dated: dict[int, Fact] = {}
     # Data repeats its texts ("light rain", "Available") and its keys: each is read once.
     read_texts: dict[str, Extraction] = {}
-    key_units: dict[tuple[str, str | None], units.Unit] = {}
+    key_units: dict[tuple[tuple[str, ...], str | None], units.Unit] = {}
+    currency = _currency_of(text, table)
     for cell in table:
         written = text[cell.start : cell.end]
         if _DATA_NUMBER.fullmatch(written) and not _names_a_date(cell.key):
@@ -112,12 +127,18 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
                 dated.setdefault(cell.record, mention.fact)
         read.append((cell, moved))
     mentions: list[Mention] = []
+    column_periods: dict[str, Fact | None] = {}
     for cell, found_here in read:
         if isinstance(found_here, str):
-            signature = (cell.key, cell.unit)
+            signature = (cell.path or (cell.key,), cell.unit)
             if signature not in key_units:
-                key_units[signature] = _unit_of_key(cell)
-            period = dated.get(cell.record)
+                key_units[signature] = _unit_of_key(cell, currency)
+            period = None
+            if cell.column is not None:
+                if cell.column not in column_periods:
+                    column_periods[cell.column] = _period_named(cell.column)
+                period = column_periods[cell.column]
+            period = period or dated.get(cell.record)
             mentions.append(_data_value(cell, found_here, key_units[signature], period))
         else:
             mentions += found_here
@@ -174,6 +195,23 @@ def _decoded(written: str) -> tuple[str, list[int], list[int]]:
         starts.append(offset)
         ends.append(offset + 1)
     return "".join(pieces), starts, ends
+
+
+def _period_named(header: str) -> Fact | None:
+    """The period a column header is, if it is nothing else ("2023", "Q1 2024", "FY
+    2024"): the cells under it are stated for that period."""
+    found = [
+        m
+        for m in extract(header).mentions
+        if m.fact.category in dates.PERIOD_CATEGORIES and m.fact.relation is Relation.EQ
+    ]
+    if len(found) != 1 or len(header.strip()) - len(found[0].text) > _HEADER_SLACK:
+        return None
+    return found[0].fact
+
+
+# Characters a header may hold beside its period: "FY 2024" is read as the year 2024.
+_HEADER_SLACK = 3
 
 
 def _names_a_date(key: str) -> bool:
@@ -240,25 +278,65 @@ def _scaled(mention: Mention, scale: Decimal) -> Mention:
     )
 
 
-def _unit_of_key(cell: structured.Cell) -> units.Unit:
+def _unit_of_key(cell: structured.Cell, currency: str | None = None) -> units.Unit:
     """The unit of a data value: the one its document states (a units map, a caption,
-    ``# unit:``), else from its key ("price (USD)", "duration_seconds"), else a count of
-    the key's noun ("employees"), else none."""
+    ``# unit:``), else from its key ("price (USD)", "duration_seconds", "glucose_mmol_l")
+    or the nearest key above it that names one ("memory_gb" > "base"), else the
+    document's currency for a key of money ("unit_price"), else a count of the key's
+    noun ("employees"), else none."""
     # A unit the document states or brackets ("(hPa)") may be one no table lists; a word
-    # of the key itself only names a listed unit ("duration_seconds").
-    stated = [] if cell.unit is None else [cell.unit]
-    stated += _KEY_UNIT.findall(cell.key)
-    words = _KEY_WORDS.findall(cell.key)
-    candidates = [(c, True) for c in stated] + [(w, False) for w in words[-1:]]
-    for candidate, written in candidates:
-        unit = _unit_named(candidate.strip(), as_written=written)
+    # of a key itself only names a listed unit ("duration_seconds").
+    if cell.unit is not None and (unit := _unit_named(cell.unit, as_written=True)):
+        return unit
+    path = cell.path or (cell.key,)
+    for depth, key in enumerate(reversed(path)):
+        # A key above the value names its unit only as a suffix ("memory_gb" > "base"); a
+        # key of one word there names a collection ("days" > "high", "hours").
+        if depth and len(_KEY_WORDS.findall(key)) < 2:
+            continue
+        unit = _unit_in_key(key)
         if unit is not None:
             return unit
-    if words:
-        noun = counts.counted_noun(words[-1], 0)
+    words = [word.casefold() for key in path[-2:] for word in _KEY_WORDS.findall(key)]
+    if currency is not None and not MONEY_KEY_WORDS.isdisjoint(words):
+        return units.lookup(currency) or units.Unit(name=NUMBER, category=NUMBER)
+    leaf = _KEY_WORDS.findall(cell.key)
+    if leaf:
+        noun = counts.counted_noun(leaf[-1], 0)
         if noun is not None and noun.plural:
             return units.Unit(name=noun.lemma, category=count_category(noun.lemma))
     return units.Unit(name=NUMBER, category=NUMBER)
+
+
+def _unit_in_key(key: str) -> units.Unit | None:
+    """The unit one key names: bracketed ("price (USD)"), as its last two words joined
+    ("mmol_l"), or as its last word ("hz", "in"); a rate's "per month" is left aside
+    ("late_fee_percent_per_month" is a percentage)."""
+    for bracketed in _KEY_UNIT.findall(key):
+        unit = _unit_named(bracketed.strip(), as_written=True)
+        if unit is not None:
+            return unit
+    words = _KEY_WORDS.findall(key)
+    if len(words) >= 3 and words[-2].casefold() == "per":
+        words = words[:-2]
+    if len(words) >= 2 and words[-1].casefold() in KEY_DENOMINATORS:
+        unit = _unit_named(f"{words[-2]}/{words[-1]}", as_written=True)
+        if unit is not None:
+            return unit
+    if not words:
+        return None
+    last = words[-1]
+    return _unit_named(KEY_UNIT_ALIASES.get(last.casefold(), last), as_written=False)
+
+
+def _currency_of(text: str, table: tuple[structured.Cell, ...]) -> str | None:
+    """The currency data states apart, as a code or sign: ``"currency": "EUR"``."""
+    for cell in table:
+        if cell.key.casefold() in CURRENCY_KEYS:
+            written = text[cell.start : cell.end].strip()
+            if written in units.CURRENCY_PREFIXES:
+                return units.BASE_UNITS[units.CURRENCY_PREFIXES[written]]
+    return None
 
 
 def _unit_named(written: str, *, as_written: bool) -> units.Unit | None:

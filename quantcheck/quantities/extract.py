@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from quantcheck.quantities import (
@@ -34,6 +34,7 @@ from quantcheck.quantities.categories import (
     TIME_OF_DAY,
     Scope,
     count_category,
+    has_unit,
     in_units_scope,
 )
 from quantcheck.quantities.context import (
@@ -45,6 +46,7 @@ from quantcheck.quantities.context import (
 )
 from quantcheck.quantities.date_ranges import period_ranges
 from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, SetAside, Span
+from quantcheck.quantities.listings import Listing
 from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
 from quantcheck.quantities.phrases import (
     FRACTION_WORDS,
@@ -92,6 +94,8 @@ class Extraction:
     mentions: tuple[Mention, ...]
     flags: tuple[str, ...] = ()
     set_aside: tuple[SetAside, ...] = ()
+    # What the text enumerates (read for evidence only; see .listings).
+    listings: tuple[Listing, ...] = ()
 
 
 def extract(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
@@ -128,6 +132,7 @@ class _Reader:
             mentions.sort(key=lambda m: m.span.start)
         else:
             mentions = [m for m in mentions if in_units_scope(m.fact.category)]
+        mentions = _shared_units(self.scan, mentions)
         mentions = bind_periods(self.norm.original, period_ranges(self.norm.original, mentions))
         return Extraction(tuple(mentions), tuple(sorted(self.flags)), tuple(self.set_aside))
 
@@ -426,6 +431,12 @@ class _Reader:
         if unit2 is None:
             self._unitless_range(m, first, scale1, second, scale2)
             return True
+        if unit1 is None and _is_year_before(m["q_num1"], scale1, second.value * scale2):
+            # "55.89 years in 1950 to 74.41 years": a year, then the next value, not a
+            # range from 1950 years down to 74.41.
+            self._period(m, dates.year(m["q_num1"]), end=m.end("q_num1"))
+            self._single(m.start("q_num2"), m.end(), second, scale2, unit2, allow_bound=False)
+            return True
         if unit1 is None:
             unit1 = unit2
         if unit1.category != unit2.category or self._is_change(m, "q_num1"):
@@ -722,6 +733,65 @@ _QUANTIFIERS = {
 }
 
 
+# What joins the items of a list of values: "38.8, 45.7, and 54.5 years", "4 or 8 GB",
+# "4/8GB" (options).
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)|/")
+
+
+def _shared_units(scan: str, mentions: list[Mention]) -> list[Mention]:
+    """A list of plain numbers ending in a value with a unit shares that unit: in "38.8,
+    45.7 and 54.5 years" each is a number of years, in "4 or 8 GB" both are sizes."""
+    ordered = sorted(mentions, key=lambda m: m.span.start)
+    shared = list(ordered)
+    run: list[int] = []
+    for index, mention in enumerate(ordered):
+        joined = bool(run) and _LIST_JOIN.fullmatch(
+            scan, ordered[index - 1].span.end, mention.span.start
+        )
+        if not joined:
+            run = []
+        if _is_bare(mention):
+            run.append(index)
+            continue
+        last = mention.literal
+        if (
+            run
+            and last is not None
+            and mention.fact.relation is Relation.EQ
+            and has_unit(mention.fact.category)
+        ):
+            for member in run:
+                shared[member] = _with_unit_of(ordered[member], mention)
+        run = []
+    return shared
+
+
+def _is_bare(mention: Mention) -> bool:
+    literal = mention.literal
+    return (
+        mention.fact.category == NUMBER
+        and mention.fact.relation is Relation.EQ
+        and literal is not None
+        and literal.scale == 1
+    )
+
+
+def _with_unit_of(bare: Mention, unit_of: Mention) -> Mention:
+    unit = unit_of.literal
+    written = bare.literal
+    assert unit is not None
+    assert written is not None
+    literal = replace(
+        written,
+        scale=unit.scale,
+        shift=unit.shift,
+        numerator=unit.numerator,
+        denominator=unit.denominator,
+    )
+    fact = Fact(unit_of.fact.category, Relation.EQ, literal.to_base())
+    return replace(bare, fact=fact, literal=literal, exact=unit_of.exact)
+
+
 def _plural_quantifier(written: str, value: Decimal, unit: units.Unit, relation: Relation) -> bool:
     """Whether a count or plain number is "one" or "two" in words under the lower bound of
     a quantifier: "at least two", "one or more", "more than one"."""
@@ -803,6 +873,11 @@ def _is_year_like(written: str) -> bool:
     return len(written) == 4 and written.isdigit()
 
 
+def _is_year_before(written: str, scale: Decimal, next_value: Decimal) -> bool:
+    """A range is written low to high: a year-like first number above the second is a year."""
+    return scale == 1 and _is_year_like(written) and next_value < int(written) <= 2100
+
+
 def _year_continued(first: str, second: str) -> str | None:
     """ "2019-20": the second year written with its last two digits."""
     if len(second) != 2 or not second.isdigit():
@@ -811,14 +886,19 @@ def _year_continued(first: str, second: str) -> str | None:
 
 
 def _after_digit_group(scan: str, start: int, number_text: str) -> bool:
-    """True for three digits right after "<digit><space>", as in "1 000"."""
-    return (
-        len(number_text) == 3
-        and number_text.isdigit()
-        and start >= 2
-        and scan[start - 1] == " "
-        and scan[start - 2].isdigit()
-    )
+    """True for three digits right after a group of one to three digits and a space, as
+    in "1 000" or "12 500 000"; not after a longer number ("SC3 2442 400 MHz")."""
+    if not (len(number_text) == 3 and number_text.isdigit() and start >= 2):
+        return False
+    if scan[start - 1] != " " or not scan[start - 2].isdigit():
+        return False
+    digits = 0
+    position = start - 2
+    while position >= 0 and scan[position].isdigit():
+        digits += 1
+        position -= 1
+    # A group of three may itself follow a group ("12 500 000").
+    return digits <= 3
 
 
 def _trailing(text: str | None) -> Relation | None:

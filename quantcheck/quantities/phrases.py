@@ -60,7 +60,7 @@ TRAILING_AFTER_UNIT: dict[str, Relation] = {
 # Words that make a value approximate: "about 96 percent" may stand for 96.4 percent.
 HEDGES: tuple[str, ...] = (
     "about", "approximately", "approx.", "approx", "around", "roughly", "nearly", "almost",
-    "some", "close to", "circa", "~",
+    "some", "close to", "circa", "~", "estimated at", "an estimated", "est.",
 )
 
 # Cues that negate a fact later in the same predicate. Bound phrases containing "not" or
@@ -255,8 +255,27 @@ FRACTION_KEY_WORDS: frozenset[str] = frozenset((
 
 # Keys of data whose values are percentages though no "%" is written: "humidity": 87.
 PERCENT_KEY_WORDS: frozenset[str] = frozenset((
-    "humidity", "percent", "percentage", "pct", "share", "rate_percent",
+    "humidity", "percent", "percentage", "pct", "share", "rate_percent", "prob",
+    "probability", "chance",
 ))
+
+# Words of data keys that hold amounts of money, in the currency a record or document
+# states apart ("currency": "EUR" beside "unit_price": 950.00).
+MONEY_KEY_WORDS: frozenset[str] = frozenset((
+    "amount", "price", "prices", "total", "subtotal", "cost", "costs", "fee", "fees",
+    "balance", "tax", "vat", "charge", "charges", "payment", "revenue", "sales", "income",
+    "profit", "rent", "deposit", "salary", "wage", "budget", "spend", "paid", "due",
+))
+
+# Keys that name a document's currency, and the unit words keys end with that no unit
+# table lists as such: "size_in" in inches, "temp_c" in degrees Celsius.
+CURRENCY_KEYS: frozenset[str] = frozenset(("currency", "currency_code", "ccy"))
+KEY_UNIT_ALIASES: dict[str, str] = {"in": "inch", "pct": "%", "c": "°C", "f": "°F"}
+# Last words of keys that divide the word before them: "glucose_mmol_l" is in mmol/L,
+# "egfr_ml_min" in mL/min, "speed_km_h" in km/h.
+KEY_DENOMINATORS: frozenset[str] = frozenset(
+    ("l", "dl", "ml", "min", "h", "hr", "s", "sec", "kg", "g", "m", "day")
+)
 
 # Times of day written as words, and the markers of the 12-hour clock.
 CLOCK_WORDS: dict[str, str] = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from decimal import Decimal
 
+from quantcheck.quantities import units
 from quantcheck.quantities.structured.cells import Cell, Records, Region, Span
 from quantcheck.quantities.structured.lines import Lines
 from quantcheck.quantities.structured.statements import Statement, stated
@@ -29,6 +30,7 @@ _DELIMITERS = ("\t", ",", ";")
 _DIGIT = re.compile(r"\d")
 _UNIT_KEY = "unit"
 _TITLE_KEY = "title"
+_CURRENCY_KEY = "currency"
 
 
 def find(lines: Lines, records: Records) -> Region | None:
@@ -91,7 +93,10 @@ def _comments(
         value = body[match.end() :].rstrip()
         cells.append(Cell(key, (key,), start, start + len(value), record))
         folded = key.casefold()
-        if folded in (_UNIT_KEY, _TITLE_KEY):
+        if folded == _CURRENCY_KEY and value in units.CURRENCY_PREFIXES:
+            # "# currency: EUR" beside "# unit: millions": both speak of the values.
+            unit = value
+        elif folded in (_UNIT_KEY, _TITLE_KEY):
             statement = stated(value)
             if statement is not None:
                 scale = statement.scale if statement.scale != 1 else scale
@@ -103,11 +108,15 @@ def _comments(
 
 
 def _is_column_name(name: str) -> bool:
+    # A year names a column as often as a word does ("line_item,2023,2022").
     return (
         len(name) <= _MAX_COLUMN_NAME
         and _COLUMN_NAME.fullmatch(name) is not None
-        and not is_number(name)
+        and (not is_number(name) or _YEAR.fullmatch(name) is not None)
     )
+
+
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
 
 
 def _fields(body: str, offset: int, delimiter: str) -> Iterator[Field]:

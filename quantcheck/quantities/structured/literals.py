@@ -14,8 +14,10 @@ its ``dt_txt``. The scalars at one index of sibling arrays (``"time": [...]``,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from quantcheck.quantities.phrases import PERCENT_KEY_WORDS
 from quantcheck.quantities.structured import tokens as tk
 from quantcheck.quantities.structured.cells import Cell, Records, Region
 
@@ -28,6 +30,8 @@ NAME_KEYS = ("name", "label", "title", "category", "field", "attribute", "parame
 VALUE_KEYS = frozenset(
     {"value", "values", "specifications", "specs", "spec", "items", "entries", "data"}
 )
+# "lab_report = {": a literal assigned to a name.
+_ASSIGNMENT = re.compile(r"\s*[A-Za-z_]\w{0,63}\s*=\s*(?=[\[{(])")
 # A name longer than this is text, not a name.
 _MAX_NAME = 100
 
@@ -36,7 +40,12 @@ _UnitsMap = tuple[str | None, dict[str, str]]
 
 
 def read(text: str, records: Records) -> Region | None:
-    """The cells of ``text`` when the whole of it is one JSON or Python literal."""
+    """The cells of ``text`` when the whole of it is one JSON or Python literal, or one
+    assigned to a name as code writes it (``forecast = {...}``)."""
+    assignment = _ASSIGNMENT.match(text)
+    if assignment is not None:
+        # Blanked rather than cut, so that every offset stays the document's own.
+        text = " " * assignment.end() + text[assignment.end() :]
     tokens = tk.tokenize(text)
     if tokens is None:
         return None
@@ -140,7 +149,8 @@ class _Units:
                 return entries[key]
             cut = key.rfind("_")
             while cut > 0:
-                if key[:cut] in entries:
+                # "precip_prob" is a probability, whatever unit "precip" is in.
+                if key[:cut] in entries and key[cut + 1 :].casefold() not in PERCENT_KEY_WORDS:
                     return entries[key[:cut]]
                 cut = key.rfind("_", 0, cut)
             for component in reversed(path[:-1]):
