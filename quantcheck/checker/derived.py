@@ -89,7 +89,7 @@ def derive(
     agrees = _agreement(claim)
     said = _cues(wording)
     if fact.category == "time_seconds":
-        found = _span(index, agrees)
+        found = _span(index, agrees) or _clock_gap(index, agrees, said, companions)
         if found is not None:
             return found
     if fact.category == "multiple":
@@ -101,7 +101,11 @@ def derive(
     return (
         _enumeration(claim, index)
         or (_total(claim, index, agrees) if "total" in said else None)
-        or (_pairwise(claim, index, agrees, said) if said & {"total", "difference"} else None)
+        or (
+            _pairwise(claim, index, agrees, said, companions)
+            if said & {"total", "difference", "change"}
+            else None
+        )
         or _product(claim, index, companions, agrees)
     )
 
@@ -193,7 +197,13 @@ def _comparable(index: EvidenceIndex) -> Iterable[tuple[Mention, ...]]:
         yield from (tuple(alike) for alike in by_leaf.values() if len(alike) > 1)
 
 
-def _show(value: Decimal) -> str:
+def _show(value: Decimal, claim: Mention | None = None) -> str:
+    """A value as a reason prints it: in the claim's own unit where it has one ("1,085
+    miles", not 1746138.24 metres)."""
+    literal = None if claim is None else claim.literal
+    if literal is not None and literal.numerator / literal.denominator != 1:
+        with localcontext(CONTEXT):
+            value = (value * literal.denominator / literal.numerator - literal.shift).normalize()
     return format_decimal(value)
 
 
@@ -313,6 +323,62 @@ def _span(index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
     return None
 
 
+def _clock_gap(
+    index: EvidenceIndex, agrees: _Agrees, said: frozenset[str], companions: Sequence[Mention]
+) -> Derivation | None:
+    """A claimed duration between two times of the clock: a span "from 09:20 to 10:05";
+    a departure and an arrival in one row or sentence ("leaves at 6:05 a.m. and reaches
+    Lakeside at 7:08 a.m., a 63-minute trip"); the first and last time of one column (a
+    train's column of a timetable); and, for a claim that speaks of a difference ("37
+    seconds ahead"), any two times of one column. Pairs with a time the claim itself
+    states are tried first."""
+    stated = {m.fact.value for m in companions if m.fact.category == TIME_OF_DAY}
+    groups = [_clocks(group) for group in index.groups.values()]
+    series = [_clocks(values) for values in index.series.values()]
+    for clocks in groups:
+        for mention, (start, end) in clocks:
+            if end is not None and agrees(Decimal((end - start) % _DAY)):
+                return Derivation(f"{mention.text} spans {end - start} s", (mention,))
+    pairs = [pair for clocks in groups for pair in itertools.combinations(_singles(clocks), 2)]
+    for clocks in series:
+        singles = _singles(clocks)
+        if len(singles) >= 2:
+            pairs.append((singles[0], singles[-1]))
+    if "difference" in said:
+        pairs += [pair for clocks in series for pair in itertools.combinations(_singles(clocks), 2)]
+    pairs.sort(key=lambda pair: not stated & {pair[0][0].fact.value, pair[1][0].fact.value})
+    for (one, a), (other, b) in pairs:
+        # Times of one column may be finishing times, compared either way; times in one
+        # row or sentence run forward, past midnight if need be.
+        gap = abs(b - a) if one.key is not None and one.key == other.key else (b - a) % _DAY
+        if agrees(Decimal(gap)):
+            return Derivation(f"{other.text} - {one.text}", (other, one))
+    return None
+
+
+_Clock = tuple[Mention, tuple[int, int | None]]
+
+
+def _clocks(mentions: Iterable[Mention]) -> list[_Clock]:
+    return [(m, _seconds(m.fact)) for m in mentions if m.fact.category == TIME_OF_DAY]
+
+
+def _singles(clocks: list[_Clock]) -> list[tuple[Mention, int]]:
+    return [(m, start) for m, (start, end) in clocks if end is None]
+
+
+def _seconds(fact: Fact) -> tuple[int, int | None]:
+    """A time of day (or span of the clock) in seconds after midnight."""
+
+    def of(written: object) -> int:
+        parts = [int(part) for part in str(written).split(":")]
+        hours, minutes, seconds = [*parts, 0, 0][:3]
+        return hours * 3600 + minutes * 60 + seconds
+
+    upper = None if fact.upper is None else of(fact.upper)
+    return of(fact.value), upper
+
+
 def _total(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
     """A claimed total of one data series ("a total of 10.2 mm of rain" over a forecast)."""
     for key, series in index.series.items():
@@ -327,29 +393,50 @@ def _total(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation 
 
 
 def _pairwise(
-    claim: Mention, index: EvidenceIndex, agrees: _Agrees, said: frozenset[str]
+    claim: Mention,
+    index: EvidenceIndex,
+    agrees: _Agrees,
+    said: frozenset[str],
+    companions: Sequence[Mention] = (),
 ) -> Derivation | None:
     """A claimed total that is the sum of two or three values in one sentence or record,
-    or a claimed difference of two."""
-    adds, subtracts = "total" in said, "difference" in said
+    or a claimed difference of two. Values the claim itself states are tried first:
+    "income of £6.8 million and spending of £6.3 million, a surplus of about £0.5
+    million" is 6.8 - 6.3, not some other pair half a million apart."""
+    # A change the claim states as an amount ("fell by 30,000") is a difference too.
+    adds, subtracts = "total" in said, bool(said & {"difference", "change"})
+    stated = {m.fact.value for m in companions if m is not claim}
     for group in _comparable(index):
-        values = _values(group, claim)
+        values = sorted(_values(group, claim), key=lambda item: item[0] not in stated)
         if len(values) < 2:
             continue
         with localcontext(CONTEXT):
             for (a, one), (b, other) in itertools.combinations(values, 2):
                 if adds and agrees(a + b):
-                    return Derivation(f"{_show(a)} + {_show(b)}", (one, other))
-                if subtracts and agrees(abs(a - b)):
+                    return Derivation(f"{_show(a, claim)} + {_show(b, claim)}", (one, other))
+                if subtracts and _worth_subtracting(claim, a, b) and agrees(abs(a - b)):
                     big, small = (one, other) if a >= b else (other, one)
-                    return Derivation(f"{_show(max(a, b))} - {_show(min(a, b))}", (big, small))
+                    shown = f"{_show(max(a, b), claim)} - {_show(min(a, b), claim)}"
+                    return Derivation(shown, (big, small))
             if adds and len(values) <= _TRIPLES_UP_TO:
                 for trio in itertools.combinations(values, 3):
                     total = sum((value for value, _ in trio), Decimal(0))
                     if agrees(total):
-                        shown = " + ".join(_show(value) for value, _ in trio)
+                        shown = " + ".join(_show(value, claim) for value, _ in trio)
                         return Derivation(shown, tuple(m for _, m in trio))
     return None
+
+
+def _worth_subtracting(claim: Mention, a: Decimal, b: Decimal) -> bool:
+    """Small counts are not subtracted: some two of them differ by any small number
+    ("15 - 8" is no count of seven brothers)."""
+    category = claim.fact.category
+    if category != NUMBER and not category.startswith(COUNT_PREFIX):
+        return True
+    return min(a, b) >= _SMALLEST_SUBTRAHEND
+
+
+_SMALLEST_SUBTRAHEND = Decimal(10)
 
 
 def _product(
@@ -370,12 +457,36 @@ def _product(
     for value, mention in _values(index.by_category.get(claim.fact.category, ()), claim):
         for count in counts:
             assert isinstance(count.fact.value, Decimal)
+            if not _is_rate_of(mention, count.fact.category[len(COUNT_PREFIX) : -1], index):
+                continue
             with localcontext(CONTEXT):
                 product = count.fact.value * value
             if agrees(product):
-                computation = f"{_show(count.fact.value)} × {_show(value)}"
+                computation = f"{_show(count.fact.value)} × {_show(value, claim)}"
                 return Derivation(computation, (mention, count))
     return None
+
+
+def _is_rate_of(mention: Mention, noun: str, index: EvidenceIndex) -> bool:
+    """Whether an evidence value is stated per one of what the claim counts: "€90 a
+    night", "$30 per seat", "€25 each", a key "nightly_rate" or "unit_price". Any other
+    value times the claim's count is a coincidence ("20 customers" times "$30")."""
+    if mention.key is not None:
+        words = {word.casefold() for word in _KEY_WORDS.findall(mention.key.casefold())}
+        return bool(words & {noun, f"{noun}ly", *_PER_ONE_KEY_WORDS}) or (
+            _PERIODIC_KEY_WORDS.get(noun, "") in words
+        )
+    after = _PER_ONE.match(index.text, mention.span.end)
+    if after is None:
+        return False
+    word = after.group(1)
+    return word is None or word.casefold() in (noun, f"{noun}s", f"{noun}es")
+
+
+# "€90 a night", "$30 per seat", "€25 each", "£8/hour".
+_PER_ONE = re.compile(r"\s*(?:(?i:each)\b|(?:(?i:per|an?|every)\s+|/)([A-Za-z]+))")
+_PER_ONE_KEY_WORDS = frozenset({"unit", "each", "per"})
+_PERIODIC_KEY_WORDS = {"day": "daily", "year": "annual"}
 
 
 def _ratio(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:

@@ -159,8 +159,9 @@ _LEADING_NUMBER = re.compile(r"\d+(?:\.\d+)*")
 _SCORE = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:[-–—:]|-to-|\s+to\s+)\s*(\d{1,3})(?!\d|[.,]\d)")
 
 
-# A sentence ends at a full stop, question or exclamation mark before a space, or a line.
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+# A sentence ends at a full stop, question or exclamation mark before a space, or a line;
+# not where a lower-case word follows ("leaves at 6:05 a.m. and reaches").
+_SENTENCE_END = re.compile(r"[.!?](?=\s++(?![a-z]))|\n")
 
 
 def _together(

@@ -18,11 +18,13 @@ from dataclasses import replace
 from quantcheck.quantities.dates import PERIOD_CATEGORIES
 from quantcheck.quantities.facts import Mention, Relation
 
-# A clause ends at a full stop, question or exclamation mark, semicolon, colon or comma
-# before a space, at a line break, at a dash between spaces, and before a conjunction that
-# starts a contrasting or subordinate clause; "3.69" and "1,500" do not end one.
+# A clause ends at a full stop (not one before a lower-case word: "6:05 a.m. and"),
+# question or exclamation mark, semicolon, colon or comma before a space, at a line
+# break, at a dash between spaces, and before a conjunction that starts a contrasting or
+# subordinate clause; "3.69" and "1,500" do not end one.
 _CLAUSE_END = re.compile(
-    r"[.!?;,:](?=\s)|\n|\s[-–—]\s|\b(?:but|while|whereas|although|though|yet|which|because)\b"
+    r"[!?;,:](?=\s)|\.(?=\s++(?![a-z]))|\n|\s[-–—]\s"
+    r"|\b(?:but|while|whereas|although|though|yet|which|because)\b"
 )
 _UNBOUND = frozenset({"identifier", "score", "ordinal", "time_of_day"})
 

@@ -14,13 +14,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from quantcheck.quantities.phrases import FUNCTION_WORDS, YEARLY_NOUNS
+from quantcheck.quantities.phrases import COMPARED_WORDS, FUNCTION_WORDS, YEARLY_NOUNS
 
 # How many words after the number the head noun may sit: enough for "3,400 full-time
 # hourly warehouse employees", short enough not to wander into the next phrase.
 _MAX_WORDS = 5
 _WORD = re.compile(r"[ \t]*+([A-Za-z][A-Za-z'’\-]*+)")
 _YEARLY = frozenset(YEARLY_NOUNS)
+_COMPARED = frozenset(COMPARED_WORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +47,14 @@ def counted_noun(text: str, start: int) -> CountedNoun | None:
     """The noun counted by a number that ends at ``start`` in ``text``, if there is one."""
     head: CountedNoun | None = None
     position = start
-    for _ in range(_MAX_WORDS):
+    for number in range(_MAX_WORDS):
         match = _WORD.match(text, position)
         if match is None:
             break
         word = match.group(1)
+        if number == 0 and word.casefold() in _COMPARED:
+            position = match.end()  # "5 fewer games" counts games
+            continue
         reading = _classify(word)
         # A word that may also be a verb ends the phrase once a noun has been read:
         # "5 people work" counts people.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 from quantcheck.quantities import (
     clock,
@@ -45,7 +45,7 @@ from quantcheck.quantities.context import (
     read_context,
 )
 from quantcheck.quantities.date_ranges import period_ranges
-from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, SetAside, Span
+from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, SetAside, Span
 from quantcheck.quantities.listings import Listing
 from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
 from quantcheck.quantities.phrases import (
@@ -55,6 +55,7 @@ from quantcheck.quantities.phrases import (
     SCORE_AFTER,
     SCORE_BEFORE,
     SMALL_NUMBER_WORDS,
+    UNIT_CARRYING_WORDS,
     YEAR_DETERMINERS,
     YEAR_WORDS,
 )
@@ -132,7 +133,7 @@ class _Reader:
             mentions.sort(key=lambda m: m.span.start)
         else:
             mentions = [m for m in mentions if in_units_scope(m.fact.category)]
-        mentions = _shared_units(self.scan, mentions)
+        mentions = _shared_units(self.scan, _compound_durations(self.scan, mentions))
         mentions = bind_periods(self.norm.original, period_ranges(self.norm.original, mentions))
         return Extraction(tuple(mentions), tuple(sorted(self.flags)), tuple(self.set_aside))
 
@@ -409,6 +410,11 @@ class _Reader:
     def _quantity(self, m: re.Match[str]) -> bool:
         start = m.start()
         first = parse_number(m["q_num1"])
+        if m["q_frac"] is not None:
+            fraction = Decimal(FRACTION_WORDS[m["q_frac"].casefold()])
+            exponent = fraction.as_tuple().exponent
+            assert isinstance(exponent, int)
+            first = Number(first.value + fraction, min(first.exponent, exponent))
         if _after_digit_group(self.scan, m.start("q_num1"), m["q_num1"]):
             # "1 000 MB": a space may group thousands, and "000 MB" alone would read as zero.
             raise UnreadableNumber("ambiguous_number")
@@ -738,6 +744,73 @@ _QUANTIFIERS = {
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)|/")
 
 
+# What joins the parts of one duration: "2 hours and 15 minutes", "1 hour 20 minutes".
+_DURATION_JOIN = re.compile(r"\s*,?\s*(?:(?i:and)\s+)?")
+_DURATIONS = frozenset({"time_seconds", "time_months"})
+
+
+def _compound_durations(scan: str, mentions: list[Mention]) -> list[Mention]:
+    """A duration written in two units, the larger first, is one duration: "2 hours and
+    15 minutes" is 8100 seconds, "3 years and 2 months" 38 months."""
+    ordered = sorted(mentions, key=lambda m: m.span.start)
+    merged: list[Mention] = []
+    for mention in ordered:
+        first = merged[-1] if merged else None
+        if (
+            first is not None
+            and _is_part_of_duration(first)
+            and _is_part_of_duration(mention)
+            and first.fact.category == mention.fact.category
+            and _unit_size(first) > _unit_size(mention)
+            and _DURATION_JOIN.fullmatch(scan, first.span.end, mention.span.start)
+        ):
+            merged[-1] = _joined_duration(scan, first, mention)
+            continue
+        merged.append(mention)
+    return merged
+
+
+def _is_part_of_duration(mention: Mention) -> bool:
+    return (
+        mention.fact.category in _DURATIONS
+        and mention.fact.relation is Relation.EQ
+        and mention.literal is not None
+        and mention.literal.scale == 1
+    )
+
+
+def _unit_size(mention: Mention) -> Decimal:
+    literal = mention.literal
+    assert literal is not None
+    with localcontext(CONTEXT):
+        return literal.numerator / literal.denominator
+
+
+def _joined_duration(scan: str, first: Mention, second: Mention) -> Mention:
+    """One mention for both parts, written in the smaller part's unit and precision."""
+    assert isinstance(first.fact.value, Decimal)
+    assert isinstance(second.fact.value, Decimal)
+    assert second.literal is not None
+    with localcontext(CONTEXT):
+        total = first.fact.value + second.fact.value
+        written = second.literal.from_base(total)
+    literal = replace(second.literal, value=written)
+    return replace(
+        first,
+        fact=Fact(first.fact.category, Relation.EQ, total),
+        span=Span(first.span.start, second.span.end),
+        text=scan[first.span.start : second.span.end],
+        literal=literal,
+        exact=first.exact and second.exact,
+    )
+
+
+# What carries a unit over to a bare number after it: "2 hours instead of 3.5".
+_UNIT_CARRIED = re.compile(
+    rf"\s*,?\s*(?i:{'|'.join(map(re.escape, UNIT_CARRYING_WORDS))})\s+(?:(?i:an?|the)\s+)?"
+)
+
+
 def _shared_units(scan: str, mentions: list[Mention]) -> list[Mention]:
     """A list of plain numbers ending in a value with a unit shares that unit: in "38.8,
     45.7 and 54.5 years" each is a number of years, in "4 or 8 GB" both are sizes."""
@@ -751,19 +824,32 @@ def _shared_units(scan: str, mentions: list[Mention]) -> list[Mention]:
         if not joined:
             run = []
         if _is_bare(mention):
+            before = ordered[index - 1] if index else None
+            if (
+                before is not None
+                and _has_own_unit(before)
+                and _UNIT_CARRIED.fullmatch(scan, before.span.end, mention.span.start)
+            ):
+                # "two hours instead of three and a half": the unit is left unsaid.
+                shared[index] = _with_unit_of(mention, before)
+                run = []
+                continue
             run.append(index)
             continue
         last = mention.literal
-        if (
-            run
-            and last is not None
-            and mention.fact.relation is Relation.EQ
-            and has_unit(mention.fact.category)
-        ):
+        if run and last is not None and _has_own_unit(mention):
             for member in run:
                 shared[member] = _with_unit_of(ordered[member], mention)
         run = []
     return shared
+
+
+def _has_own_unit(mention: Mention) -> bool:
+    return (
+        mention.literal is not None
+        and mention.fact.relation is Relation.EQ
+        and has_unit(mention.fact.category)
+    )
 
 
 def _is_bare(mention: Mention) -> bool:

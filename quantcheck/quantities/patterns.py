@@ -155,8 +155,19 @@ def _scale(name: str) -> str:
     )
 
 
+# "two and a half hours", "3 and a quarter miles": a whole number and a fraction.
+_FRACTION = (
+    rf"(?:\s++(?i:and)\s++(?i:an?)\s++(?P<q_frac>(?i:{alternation(phrases.FRACTION_WORDS)}))\b)?"
+)
+# A comparative between a number and its unit: "395 more miles", "3 additional days".
+_COMPARED = rf"(?:\s++(?i:{alternation(phrases.COMPARED_WORDS)})(?=\s))?"
+
+
 def _unit(name: str) -> str:
-    return rf"(?:\s*+-?\s*+(?P<{name}>{UNIT})|\s++(?P<{name}_spaced>{SPACED_UNIT}))"
+    return (
+        rf"(?:{_COMPARED}\s*+-?\s*+(?P<{name}>{UNIT})"
+        rf"|{_COMPARED}\s++(?P<{name}_spaced>{SPACED_UNIT}))"
+    )
 
 
 _TRAILING = alternation(phrases.TRAILING_BOUNDS)
@@ -275,7 +286,7 @@ IDENTIFIER_ALTERNATIVES = (
     r"(?:\s(?P<idw_l>[A-Z])(?![\w\-]))?",
     r"\b(?P<idv>[vV])(?P<idv_n>\d+(?:\.\d+)*+)(?![\w])",
     r"\b(?P<idn>[A-Z][A-Za-z]++(?:-[A-Z][A-Za-z]++)?|[A-Z](?=-))[ \t-]"
-    r"(?P<idn_n>\d++(?:[.\-]\d++){0,6}+)(?![\w.\-]|,\d)",
+    r"(?P<idn_n>\d++(?:[.\-]\d++){0,6}+)(?![\w.\-]|[,:]\d)",
     r"(?P<idc>(?=[A-Za-z0-9\-]{0,40}\d)[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++){0,6}+"
     r"|\d++(?:-\d++){0,6}+-?[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++){0,6}+)(?![\w\-]|\.\w)",
     r"(?P<idm>\d++\s[A-Z]{2,}+\s\d++)(?![\w.])",
@@ -334,7 +345,7 @@ def _quantity(bare: bool) -> str:
         no_unit = "(?(q_has_unit1)|(?!))"
     return (
         rf"{START}(?:(?=[bBfF])(?:(?P<q_between>(?i:between))\s++|(?i:from)\s++)(?!{_DATE_AHEAD}))?"
-        rf"{_number('q_num1')}{_scale('q_scale1')}{_tail('q_tail1')}"
+        rf"{_number('q_num1')}{_FRACTION}{_scale('q_scale1')}{_tail('q_tail1')}"
         rf"(?P<q_has_unit1>{_unit('q_unit1')})?"
         rf"(?:{_CONNECTOR}{_number('q_num2')}{_scale('q_scale2')}{_tail('q_tail2')}{unit2}"
         rf"|{no_unit})"
@@ -386,7 +397,10 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
         ("a_year_part", rf"(?=[eEmMlLpP]){year_part}"),
         ("a_century", rf"(?=[\deEmMlL]){century}"),
         ("a_clock", rf"(?=[\dnNmMfFbB]){CLOCK}"),
-        ("a_money", rf"{_first_chars(units.CURRENCY_PREFIXES, fold=False)}{MONEY}"),
+        (
+            "a_money",
+            rf"{_first_chars([*units.CURRENCY_PREFIXES, 'between', 'from'], fold=True)}{MONEY}",
+        ),
         ("a_half", rf"{_first_chars(phrases.FRACTION_WORDS, fold=True)}{HALF}"),
         ("a_multiple", rf"{_first_chars(phrases.MULTIPLE_WORDS, fold=True)}{MULTIPLE_WORD}"),
     ]

@@ -240,8 +240,19 @@ TOTAL_WORDS: tuple[str, ...] = (
     "altogether", "in all", "sum", "together", "cumulative", "cumulatively", "aggregate",
     "overall",
 )
+# Words after a value with a unit that give it to a bare number next: "two hours
+# instead of three and a half", "12 °C against 9".
+UNIT_CARRYING_WORDS: tuple[str, ...] = (
+    "instead of", "rather than", "versus", "vs.", "vs", "compared with", "compared to",
+    "against", "as opposed to",
+)
+# Words that may stand between a number and what it measures: "395 more miles".
+COMPARED_WORDS: tuple[str, ...] = ("more", "fewer", "less", "extra", "additional", "further")
 DIFFERENCE_WORDS: tuple[str, ...] = (
     "difference", "differ", "differs", "gap", "margin", "spread", "apart", "ahead",
+    "behind", "more", "less", "fewer", "larger", "smaller", "bigger", "higher", "lower",
+    "longer", "shorter", "cheaper", "above", "below", "saves", "save", "saving",
+    "savings", "surplus", "deficit", "extra",
 )
 CHANGE_NOUNS: tuple[str, ...] = (
     "growth", "gain", "gains", "loss", "losses", "rise", "drop", "decline", "jump",
@@ -265,6 +276,7 @@ MONEY_KEY_WORDS: frozenset[str] = frozenset((
     "amount", "price", "prices", "total", "subtotal", "cost", "costs", "fee", "fees",
     "balance", "tax", "vat", "charge", "charges", "payment", "revenue", "sales", "income",
     "profit", "rent", "deposit", "salary", "wage", "budget", "spend", "paid", "due",
+    "fare", "fares", "nightly", "hourly",
 ))
 
 # Keys that name a document's currency, and the unit words keys end with that no unit
