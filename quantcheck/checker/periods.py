@@ -14,7 +14,23 @@ def periods_agree(claim: Mention, found: Mention) -> bool:
     if claim.period is None or found.period is None:
         return True
     stated, other = claim.period, found.period
-    return period_match(stated, other) is not None or period_match(other, stated) is not None
+    return (
+        period_match(stated, other) is not None
+        or period_match(other, stated) is not None
+        or _within(other, stated)
+        or _within(stated, other)
+    )
+
+
+def _within(inner: Fact, outer: Fact) -> bool:
+    """Whether a period lies inside a stated span of periods: "from September 2020 to
+    February 2021" holds 2020-12-22."""
+    if outer.relation is not Relation.RANGE:
+        return False
+    span, part = _extent(outer), _extent(inner)
+    if span is None or part is None or not span.has_year or not part.has_year:
+        return False
+    return span.first <= part.first and part.last <= span.last
 
 
 def period_match(claimed: Fact, found: Fact) -> MatchKind | None:

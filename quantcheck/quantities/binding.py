@@ -64,14 +64,18 @@ def bind_periods(text: str, mentions: Sequence[Mention]) -> list[Mention]:
 
 
 def _periods_of(mentions: Sequence[Mention]) -> list[Mention]:
-    """The mentions a value may be stated for: single dates, months, years, quarters."""
+    """The mentions a value may be stated for: dates, months, years, quarters, and spans
+    of them ("from September 2020 to February 2021")."""
     return [
         m
         for m in mentions
         if m.fact.category in PERIOD_CATEGORIES
-        and m.fact.relation is Relation.EQ
+        and m.fact.relation in _PERIOD_RELATIONS
         and m.problem is None
     ]
+
+
+_PERIOD_RELATIONS = frozenset({Relation.EQ, Relation.RANGE})
 
 
 def _clause_ends(text: str, mentions: Sequence[Mention]) -> list[int]:
