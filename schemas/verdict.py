@@ -57,6 +57,7 @@ Difference = Literal[
     "document_unit",
     "unit_not_claimed",
     "unit_stated_apart",
+    "unit_left_out",
     "other_noun",
     "in_date",
     "in_code",

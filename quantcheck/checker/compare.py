@@ -271,6 +271,8 @@ def difference(
     if found_unit and not claimed_unit:
         if fact.category == NUMBER and found.key is not None and _BARE.fullmatch(found.text):
             return Difference.UNIT_STATED_APART
+        if fact.category == NUMBER and claim.literal and claim.literal.scale >= _ROUNDING_SCALE:
+            return Difference.UNIT_LEFT_OUT
         return Difference.UNIT_NOT_CLAIMED
     if not claimed_unit:
         if other.value == fact.value and other.upper == fact.upper:

@@ -32,6 +32,7 @@ class Difference(StrEnum):
     DOCUMENT_UNIT = "document_unit"  # a bare data value, in the unit the data states
     UNIT_NOT_CLAIMED = "unit_not_claimed"  # the evidence number has a unit the claim omits
     UNIT_STATED_APART = "unit_stated_apart"  # a bare data value; the data states its unit apart
+    UNIT_LEFT_OUT = "unit_left_out"  # "42 million" against "£42 million"
     OTHER_NOUN = "other_noun"  # both count, different things
     IN_DATE = "in_date"  # the number is part of a date
     IN_CODE = "in_code"  # the number is part of a code or name
@@ -70,6 +71,12 @@ POLICY: dict[Difference, Treatment] = {
     # quotes the value as the data writes it.
     Difference.UNIT_STATED_APART: Treatment(
         True, "in cited data as written, its unit stated apart"
+    ),
+    # A bare amount of a million or more is as specific as its unit: "made 42 million in
+    # profit" against "a £42 million profit". Small bare numbers are not ("12 days"
+    # misread as a bare 12 is not "12 months").
+    Difference.UNIT_LEFT_OUT: Treatment(
+        True, "in cited evidence with the unit the claim leaves out"
     ),
     Difference.OTHER_NOUN: Treatment(False, "in cited evidence counting something else"),
     Difference.IN_DATE: Treatment(False, "in cited evidence only as part of a date"),

@@ -32,19 +32,48 @@ class Listing:
 
 
 def in_data(cells: Iterable[Cell]) -> list[Listing]:
-    """The values data lists under one key path: the elements of an array, one key
-    repeated in a list ("- has part: ..."), a column of a table."""
+    """The values data lists under one key path (the elements of an array, one key
+    repeated in a list such as "- has part: ...", a column of a table), and the sibling
+    keys that name one thing apart ("homeTeam" and "awayTeam" are two teams,
+    "period1" to "period3" three periods)."""
     by_path: dict[tuple[str, ...], list[Cell]] = {}
+    siblings: dict[tuple[tuple[str, ...], str], dict[str, Cell]] = {}
     for cell in cells:
-        if cell.path:
-            by_path.setdefault(cell.path, []).append(cell)
+        if not cell.path:
+            continue
+        by_path.setdefault(cell.path, []).append(cell)
+        for depth, key in enumerate(cell.path):
+            noun = _key_noun(key)
+            if noun is not None:
+                siblings.setdefault((cell.path[:depth], noun), {}).setdefault(key, cell)
     found = []
     for path, alike in by_path.items():
         if len(alike) < 2:
             continue
         span = Span(alike[0].start, alike[-1].end)
         found.append(Listing(len(alike), span, _nouns(" ".join(path)), " > ".join(path)))
+    for (parent, noun), keys in siblings.items():
+        if len(keys) < 2:
+            continue
+        first = min(cell.start for cell in keys.values())
+        last = max(cell.end for cell in keys.values())
+        where = " > ".join((*parent, "/".join(keys)))
+        found.append(Listing(len(keys), Span(first, last), frozenset({noun}), where))
     return found
+
+
+# The last word of a key, and what stands before or after it: "homeTeam", "period2".
+_KEY_PARTS = re.compile(r"^(?:[a-z]+(?=[A-Z])|[A-Za-z]+_)?([A-Za-z]+?)_?(\d*)$")
+
+
+def _key_noun(key: str) -> str | None:
+    """The noun lemma a key names beside a qualifier or a number: "team" for
+    "homeTeam" and "away_team", "period" for "period2"; None for a key of one word
+    alone, which names no item apart from others."""
+    match = _KEY_PARTS.match(key)
+    if match is None or (match.group(1) == key):
+        return None
+    return _noun_lemma(match.group(1).casefold())
 
 
 # A bullet or number opening a line of a list: "- ", "* ", "• ", "1. ", "2) ".
