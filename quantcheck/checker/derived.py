@@ -213,7 +213,7 @@ def _show(value: Decimal, claim: Mention | None = None) -> str:
 def _extremes(claim: Mention, index: EvidenceIndex) -> Derivation | None:
     """A claimed range that is the lowest and highest value of one data series
     ("temperatures from 22.96 °C to 25.34 °C" over a day's forecast), or of all the data's
-    values of the claim's category."""
+    values of the claim's category; else one whose two ends are values of one series."""
     fact = claim.fact
     assert isinstance(fact.value, Decimal)
     assert isinstance(fact.upper, Decimal)
@@ -238,6 +238,7 @@ def _extremes(claim: Mention, index: EvidenceIndex) -> Derivation | None:
             if mention.period is not None:
                 by_period.setdefault((mention.key, mention.period), []).append(mention)
         pools += [tuple(day) for day in by_period.values()]
+    ends: list[list[tuple[Decimal, Mention]]] = []
     for pool in pools:
         values = _values(pool, claim)
         if len(values) < 2:
@@ -250,6 +251,17 @@ def _extremes(claim: Mention, index: EvidenceIndex) -> Derivation | None:
             where = low[1].key or "the evidence"
             computation = f"lowest and highest of {len(values)} values of {where}"
             return Derivation(computation, (low[1], high[1]))
+        ends.append(values)
+    # Short of the extremes, a range whose ends are both values of one series: answers
+    # sum a forecast up by values it takes ("from 22.88 °C to 24.34 °C" of a day that
+    # also reaches 24.4 °C). A number the series does not take is still caught.
+    for values in ends:
+        lows = [m for v, m in values if reads_as(v, fact.value, low_written)]
+        highs = [m for v, m in values if reads_as(v, fact.upper, high_written)]
+        if lows and highs:
+            where = lows[0].key or "the evidence"
+            computation = f"{lows[0].text} and {highs[0].text} are values of {where}"
+            return Derivation(computation, (lows[0], highs[0]))
     return None
 
 
