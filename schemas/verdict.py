@@ -179,8 +179,8 @@ class SetAsideNumber(BaseModel):
         " the answer text (the claim text has the markers removed)."
     )
     reason: str = Field(
-        description='Why it is not a fact: list_marker ("2. " at the start of a line) or'
-        ' citation_marker ("[2]").'
+        description='Why it is not a fact: list_marker ("2. " at the start of a line),'
+        ' citation_marker ("[2]") or source_reference ("passage 2", "Source 1").'
     )
 
 

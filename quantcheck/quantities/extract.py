@@ -556,6 +556,16 @@ class _Reader:
         self._put_aside(m.start(), m.end(), "citation_marker")
         return True
 
+    def _source_reference(self, m: re.Match[str]) -> bool:
+        """ "as passage 2 says" is set aside; "the source 12 km away" is a distance."""
+        if self.scan.startswith("%", m.end()):
+            return False
+        after = _NEXT_WORD.match(self.scan, m.end())
+        if after is not None and units.lookup(after.group(1)) is not None:
+            return False
+        self._put_aside(m.start(), m.end(), "source_reference")
+        return True
+
     def _list_marker(self, m: re.Match[str]) -> bool:
         """A list marker at the start of a line ("2. ", "3) ") is set aside."""
         start, end = m.start(), m.end()
@@ -923,6 +933,7 @@ _IDENTIFIER_READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
 _READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
     **_IDENTIFIER_READERS,
     "a_marker": _Reader._marker,
+    "a_source": _Reader._source_reference,
     "a_date": _Reader._date,
     "a_month": _Reader._month,
     "a_qletter": _Reader._quarter_letter,

@@ -294,6 +294,12 @@ IDENTIFIER_ALTERNATIVES = (
     r"(?P<iddot>\d++(?:\.\d++){2,6}+)(?![\w.])",
 )
 
+# A reference to a source by its number ("passage 2", "Sources 1 and 3", "Passage ID 4").
+SOURCE_REFERENCE = (
+    rf"(?i:{alternation(phrases.SOURCE_WORDS)})[ \t]++(?:(?i:id)[ \t]*+|#[ \t]*+)?\d{{1,3}}"
+    r"(?:[ \t]*+(?:,|&|(?i:and))[ \t]*+\d{1,3}){0,6}+(?![\w\-]|[.,:]\d)"
+)
+
 # A citation marker such as "[2]", "[1, 3]", "[^2]", "^[3]" or "【2】": a reference to a
 # source, not a value.
 CITATION_MARKER = r"(?=[\[【^])\^?[\[【]\^?\d{1,3}(?:\s*,\s*\d{1,3})*[\]】]"
@@ -383,6 +389,7 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
     # where two may start at one offset: the more specific reading comes first. Each is
     # a named group, so a match's ``lastgroup`` says which one matched.
     alternatives = [
+        ("a_source", rf"{_first_chars(phrases.SOURCE_WORDS, fold=True)}{SOURCE_REFERENCE}"),
         ("a_date", rf"(?=\d)(?:{iso}|{dmy}|{year_month})"),
         ("a_month", rf"{_first_chars(phrases.MONTHS, fold=True)}(?:{mdy}|{month_year})"),
         ("a_qletter", rf"(?=[QH]){q_letter}"),

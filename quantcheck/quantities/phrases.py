@@ -115,6 +115,14 @@ IDENTIFIER_WORDS: tuple[str, ...] = (
     "suite", "floor", "category", "division", "district", "ward", "generation", "gen",
 )
 
+# Words by which an answer refers to the sources it was given ("as passage 2 says",
+# "Source 1 notes", "Passage ID 3"): the number picks a source, it states nothing.
+SOURCE_WORDS: tuple[str, ...] = (
+    "passage", "passages", "source", "sources", "snippet", "snippets", "excerpt",
+    "excerpts", "chunk", "chunks", "document", "documents", "doc", "docs", "context",
+    "search result", "search results",
+)
+
 # Names that always stand for one numbered thing: where evidence writes the name alone
 # ("the impact of COVID"), it supports the numbered identifier ("COVID-19").
 IDENTIFIER_ALIASES: dict[str, tuple[str, ...]] = {

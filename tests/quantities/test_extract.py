@@ -307,6 +307,17 @@ def test_list_markers_are_set_aside() -> None:
     assert "list_marker" in result.flags
 
 
+def test_references_to_sources_are_set_aside() -> None:
+    text = "Sources 1 and 3 agree; as passage 2 says, see Passage ID 4. The source 12 km away."
+    result = extract(text, scope=Scope.ALL)
+    assert [m.fact.label() for m in result.mentions] == ["length_m=12000"]
+    assert [(s.text, s.reason) for s in result.set_aside] == [
+        ("Sources 1 and 3", "source_reference"),
+        ("passage 2", "source_reference"),
+        ("Passage ID 4", "source_reference"),
+    ]
+
+
 def test_dates_are_not_bare_numbers() -> None:
     text = "By 2026-09-30, September 30, 2026 or 30 Sep 2026, not Q3 2026."
     found = labels(text, scope=Scope.ALL)
