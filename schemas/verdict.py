@@ -66,6 +66,7 @@ Difference = Literal[
     "loose_word",
     "rank",
     "other_code",
+    "other_thing",
 ]
 """How the evidence holds a claimed number inside a fact that differs from the claim's."""
 
@@ -105,6 +106,28 @@ class EvidenceMatch(BaseModel):
     span: Span = Field(description="Where the supporting mention sits in the document text.")
     text: str = Field(description="The supporting mention as the document writes it.")
     label: str = Field(description="The supporting mention's fact, e.g. time_seconds=60.")
+
+
+class FactBinding(BaseModel):
+    """What a claim fact and its evidence occurrence are said of: the content words bound
+    to each (lemmatized; in data, with the words of the key path and row label)."""
+
+    model_config = CONTRACT_CONFIG
+
+    claim: list[str] = Field(description="The words the claim's value is bound to, sorted.")
+    evidence: list[str] = Field(
+        description="The words the evidence occurrence is bound to, sorted."
+    )
+    rival: str | None = Field(
+        default=None,
+        description="For a fact not matched because the occurrence is said of something"
+        " else (difference other_thing): the label of the evidence value the claim's words"
+        " name instead, e.g. money_usd=12; null otherwise.",
+    )
+    rival_words: list[str] = Field(
+        default_factory=list,
+        description="The claim's words that set the rival apart from the occurrence.",
+    )
 
 
 class FactResult(BaseModel):
@@ -165,6 +188,12 @@ class FactResult(BaseModel):
         description="The period the claim states the value for, as a label (e.g."
         " date_quarter=2021-Q3): the nearest date in the value's clause; null when it has"
         " none. A value the evidence states only for another period is not matched.",
+    )
+    binding: FactBinding | None = Field(
+        default=None,
+        description="What the claim's value and its evidence occurrence are said of, where"
+        " the check read it (values of money, percentages, units and counts); null"
+        " otherwise.",
     )
 
 

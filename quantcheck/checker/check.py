@@ -31,7 +31,7 @@ from quantcheck.quantities.facts import Mention
 
 # Bumped whenever the same input could produce a different verdict, so recorded
 # verdicts can be told apart from replays by a newer checker.
-CHECKER_VERSION = "3.0.0"
+CHECKER_VERSION = "3.1.0"
 
 
 class CitationMode(StrEnum):

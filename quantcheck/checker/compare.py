@@ -26,10 +26,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_UP, Decimal, localcontext
 
+from quantcheck.checker.anchors import claim_anchors, said_of_something_else
 from quantcheck.checker.derived import derive
 from quantcheck.checker.derived import pair as derived_pair
 from quantcheck.checker.index import PERIOD, PLAIN, EvidenceIndex, family
-from quantcheck.checker.model import FactCheck, MatchKind
+from quantcheck.checker.model import Binding, FactCheck, MatchKind
 from quantcheck.checker.periods import period_match, periods_agree
 from quantcheck.checker.policy import CLOSENESS, POLICY, Difference
 from quantcheck.quantities import dates, identifiers
@@ -56,6 +57,7 @@ _PREFERENCE = {
     MatchKind.OTHER_READING: 6,
 }
 _OTHER_READINGS = frozenset({SCORE, ORDINAL, TIME_OF_DAY})
+_UNBOUND = frozenset({IDENTIFIER, SCORE, TIME_OF_DAY, ORDINAL})
 # Bounds a value equal to their own satisfies: "at least 5" holds 5, "more than 5" not.
 _INCLUSIVE = frozenset({Relation.GE, Relation.LE})
 _STRICT = frozenset({Relation.GT, Relation.LT})
@@ -87,23 +89,37 @@ def find_support(
     what a claimed value may be computed from (see :mod:`.derived`)."""
     if claim.problem is not None:
         return FactCheck(claim, matched=False)
-    best: tuple[tuple[bool, int], str, Mention, MatchKind] | None = None
-    # The first evidence value that matched but for another period.
+    best: tuple[tuple[bool, int], str, Mention, MatchKind, Binding | None] | None = None
+    # The first evidence value that matched but for another period, and the first that
+    # matched but is said of something else.
     elsewhere: tuple[str, Mention] | None = None
+    other_thing: tuple[str, Mention, Binding] | None = None
+    # The claim's own words, read once and only when some occurrence needs them.
+    claimed: frozenset[str] | None = None
+    unread = True
     for doc_id, index in evidence:
         for candidate, kind in _candidates(claim, index):
             if not periods_agree(claim, candidate):
                 elsewhere = elsewhere or (doc_id, candidate)
                 continue
             rank = (candidate.negated != claim.negated, _PREFERENCE[kind])
-            if best is None or rank < best[0]:
-                best = (rank, doc_id, candidate, kind)
-                if rank == (False, 0):
-                    break
+            if best is not None and rank >= best[0]:
+                continue
+            if unread:
+                claimed, unread = _claim_anchors(claim, wording, companions), False
+            binding = (
+                None if claimed is None else _binding(claim, candidate, index, claimed, companions)
+            )
+            if binding is not None and binding.rival is not None:
+                other_thing = other_thing or (doc_id, candidate, binding)
+                continue
+            best = (rank, doc_id, candidate, kind, binding)
+            if rank == (False, 0):
+                break
         if best is not None and best[0] == (False, 0):
             break
     if best is not None:
-        (conflict, _), doc_id, candidate, kind = best
+        (conflict, _), doc_id, candidate, kind, binding = best
         return FactCheck(
             claim,
             matched=True,
@@ -111,6 +127,17 @@ def find_support(
             evidence_doc_id=doc_id,
             evidence=candidate,
             negation_conflict=conflict,
+            binding=binding,
+        )
+    if other_thing is not None:
+        doc_id, candidate, binding = other_thing
+        return FactCheck(
+            claim,
+            matched=False,
+            evidence_doc_id=doc_id,
+            evidence=candidate,
+            difference=Difference.OTHER_THING,
+            binding=binding,
         )
     for doc_id, index in evidence:
         derivation = derive(claim, index, wording, companions)
@@ -144,6 +171,21 @@ def find_support(
         return FactCheck(claim, matched=False)
     assert found.difference is not None
     if POLICY[found.difference].accepted:
+        index = next(index for doc_id, index in evidence if doc_id == found.doc_id)
+        if unread:
+            claimed = _claim_anchors(claim, wording, companions)
+        binding = (
+            None if claimed is None else _binding(claim, found.mention, index, claimed, companions)
+        )
+        if binding is not None and binding.rival is not None:
+            return FactCheck(
+                claim,
+                matched=False,
+                evidence_doc_id=found.doc_id,
+                evidence=found.mention,
+                difference=Difference.OTHER_THING,
+                binding=binding,
+            )
         return FactCheck(
             claim,
             matched=True,
@@ -152,6 +194,7 @@ def find_support(
             evidence=found.mention,
             negation_conflict=found.mention.negated != claim.negated,
             difference=found.difference,
+            binding=binding,
         )
     return FactCheck(
         claim,
@@ -161,6 +204,52 @@ def find_support(
         other_period=found.mention.period if found.difference is Difference.OTHER_PERIOD else None,
         difference=found.difference,
     )
+
+
+# --- binding: what a value is said of -------------------------------------------------------
+
+
+def _claim_anchors(
+    claim: Mention, wording: str, companions: Sequence[Mention]
+) -> frozenset[str] | None:
+    """The words a claim fact is bound to, for the categories whose values are bound to
+    things (not dates, codes, scores or times of day); None where none are read."""
+    category = claim.fact.category
+    if not wording or category in _UNBOUND or family(category) == PERIOD:
+        return None
+    return claim_anchors(wording, claim, companions) or None
+
+
+def _binding(
+    claim: Mention,
+    candidate: Mention,
+    index: EvidenceIndex,
+    claimed: frozenset[str],
+    companions: Sequence[Mention],
+) -> Binding:
+    """What an evidence occurrence of the claimed value is said of, and the rival the
+    claim's words name instead, if they name one (see :mod:`.anchors`). A value the claim
+    states too is no rival: in "revenue and earnings rose 19% and 38%" the words of both
+    are the claim's."""
+    anchors = index.anchors
+    found = anchors.of(candidate)
+    if not found:
+        return Binding(claimed, found)  # what cannot be read is never said of another
+    stated = {m.fact.value for m in companions}
+    rivals = [
+        (rival, anchors.of(rival))
+        for rival in anchors.rivals(candidate.fact.category, claimed)
+        if rival.fact != candidate.fact
+        and rival.fact.value not in stated
+        and periods_agree(claim, rival)
+    ]
+    category = candidate.fact.category
+    rival = said_of_something_else(
+        claimed, candidate, found, rivals, lambda word: anchors.spread(category, word)
+    )
+    if rival is None:
+        return Binding(claimed, found)
+    return Binding(claimed, found, rival, anchors.of(rival))
 
 
 # --- value first: what the evidence holds of a claim's numbers ---------------------------

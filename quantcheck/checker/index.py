@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from quantcheck.checker.anchors import DocumentAnchors
 from quantcheck.quantities import dates, identifiers
 from quantcheck.quantities.categories import (
     COUNT_PREFIX,
@@ -91,6 +92,8 @@ class EvidenceIndex:
     # The document itself (the same string the caller holds, not a copy), so that a
     # number read under no fact can still be quoted with its span.
     text: str = ""
+    # What each value is said of (see .anchors), read on first use.
+    anchors: DocumentAnchors = field(default_factory=lambda: DocumentAnchors("", (), {}))
 
     def mention_at(self, span: Span, fact: Fact) -> Mention:
         """``fact`` as a mention of the document at ``span``: how a code or a number read
@@ -137,10 +140,11 @@ class EvidenceIndex:
             names = tuple(identifiers.names_of(code))
             if names:
                 code_names.setdefault(names, (code, span))
+        categories = {k: tuple(v) for k, v in by_category.items()}
         return cls(
             extraction,
             {k: tuple(v) for k, v in by_fact.items()},
-            {k: tuple(v) for k, v in by_category.items()},
+            categories,
             {k: tuple(v) for k, v in by_family.items()},
             _by_value(text, usable),
             codes,
@@ -150,6 +154,7 @@ class EvidenceIndex:
             _moments(extraction.mentions),
             _data_units(usable),
             text,
+            DocumentAnchors(text, sorted(usable, key=lambda m: m.span.start), categories),
         )
 
 

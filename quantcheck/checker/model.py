@@ -89,6 +89,29 @@ class EvidenceRef:
 
 
 @dataclass(frozen=True, slots=True)
+class Binding:
+    """What a claim fact and its evidence occurrence are said of (see :mod:`.anchors`):
+    the words bound to each, and, when the occurrence belongs to something else, the
+    rival value the claim's words name instead and that rival's words."""
+
+    claimed: frozenset[str]
+    found: frozenset[str]
+    rival: Mention | None = None
+    rival_words: frozenset[str] = frozenset()
+
+    @property
+    def own(self) -> tuple[str, ...]:
+        """The occurrence's words that set it apart from the rival, sorted."""
+        return tuple(sorted(self.found - self.rival_words))
+
+    @property
+    def naming(self) -> tuple[str, ...]:
+        """The claim's words that point to the rival rather than the occurrence, sorted."""
+        words = self.claimed & (self.rival_words - self.found) or self.claimed & self.rival_words
+        return tuple(sorted(words))
+
+
+@dataclass(frozen=True, slots=True)
 class FactCheck:
     """The outcome for one claim fact: matched or not, and where in the evidence."""
 
@@ -107,6 +130,8 @@ class FactCheck:
     # mentions it used (evidence first; a multiplying count of the claim after).
     derivation: str | None = None
     sources: tuple[Mention, ...] = ()
+    # The words the claim fact and its evidence occurrence are bound to, where read.
+    binding: Binding | None = None
 
     @property
     def evidence_span(self) -> Span | None:

@@ -41,6 +41,7 @@ class Difference(StrEnum):
     LOOSE_WORD = "loose_word"  # a word that names the number loosely: "a pair", "both"
     RANK = "rank"  # a rank written otherwise: "fourth", "No. 4", "grade 9" for "4th"
     OTHER_CODE = "other_code"  # the claimed code's name is there with another number
+    OTHER_THING = "other_thing"  # the value is said of something else (see .anchors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,9 @@ POLICY: dict[Difference, Treatment] = {
     Difference.LOOSE_WORD: Treatment(True, "in cited evidence as a word for the number"),
     Difference.RANK: Treatment(True, "in cited evidence as the same rank"),
     Difference.OTHER_CODE: Treatment(False, "in cited evidence with another number"),
+    # "the small pizza costs $18" where $18 is the large pizza's: the right number for
+    # the wrong thing, the failure a citation hides best.
+    Difference.OTHER_THING: Treatment(False, "in cited evidence said of something else"),
 }
 
 # Which difference a reason reports when several occurrences differ: the closest reading.

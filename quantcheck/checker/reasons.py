@@ -9,6 +9,8 @@ from quantcheck.checker.model import FactCheck
 from quantcheck.checker.policy import POLICY, Difference
 
 NO_QUANTITY = "no recognized quantity or date"
+# At most this many words say what a value is said of, in a reason.
+_SHOWN = 3
 ABSENT = "not in cited evidence"
 
 
@@ -23,6 +25,16 @@ def fact_label(check: FactCheck) -> str:
         return f"{label} ({mention.problem})"
     if check.other_period is not None and mention.period is not None:
         return f"{label} for {mention.period.label()} (evidence: {check.other_period.label()})"
+    binding = check.binding
+    if binding is not None and binding.rival is not None and check.evidence is not None:
+        # "money_usd=18 (evidence: money_usd=18 of large; the claim's small is money_usd=12)"
+        own = " ".join(binding.own[:_SHOWN])
+        said = f" of {own}" if own else ""
+        naming = " ".join(binding.naming[:_SHOWN])
+        return (
+            f"{label} (evidence: {check.evidence.fact.label()}{said};"
+            f" the claim's {naming} is {binding.rival.fact.label()})"
+        )
     if check.difference is not None and check.evidence is not None and not check.matched:
         return f"{label} (evidence: {check.evidence.fact.label()})"
     if check.derivation is not None:

@@ -116,7 +116,12 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
         moved = [
             _scaled(
                 replace(
-                    m, span=_shifted(m.span, cell.start), period=None, key=key, record=cell.record
+                    m,
+                    span=_shifted(m.span, cell.start),
+                    period=None,
+                    key=key,
+                    record=cell.record,
+                    row=cell.row,
                 ),
                 cell.scale,
             )
@@ -246,6 +251,7 @@ def _data_value(
         period=period,
         key=_key_path(cell),
         record=cell.record,
+        row=cell.row,
     )
 
 
@@ -319,7 +325,9 @@ def _unit_in_key(key: str) -> units.Unit | None:
     words = _KEY_WORDS.findall(key)
     if len(words) >= 3 and words[-2].casefold() == "per":
         words = words[:-2]
-    if len(words) >= 2 and words[-1].casefold() in KEY_DENOMINATORS:
+    # "glucose_mmol_l" is mmol/l: a name, then a unit pair. "carbs_g" and "mtow_kg" are a
+    # name and a unit: grams of carbs, not a unit "carbs/g".
+    if len(words) >= 3 and words[-1].casefold() in KEY_DENOMINATORS:
         unit = _unit_named(f"{words[-2]}/{words[-1]}", as_written=True)
         if unit is not None:
             return unit

@@ -139,3 +139,6 @@ class Mention:
     # table row); None in prose.
     key: str | None = None
     record: int | None = None
+    # For a value read from a table: the label of its row ("Oats"), which says what the
+    # value is of as much as its column does.
+    row: str | None = None

@@ -365,3 +365,88 @@ DECADE_PARTS: dict[str, tuple[int, int]] = {"early": (0, 3), "mid": (4, 6), "lat
 # 1867-1899.
 CENTURY_PARTS: dict[str, tuple[int, int]] = {"early": (0, 33), "mid": (34, 66), "late": (67, 99)}
 # fmt: on
+
+
+# Words that say nothing of what a number is of (see checker/anchors.py): function words,
+# verbs of being and having, hedges, number and period words, and the words data wraps
+# its values in ("details", "value", "list").
+def _words(text: str) -> frozenset[str]:
+    """The words of a table written as text, one or more to a line."""
+    return frozenset(text.split())
+
+
+ANCHOR_UNWORDS: frozenset[str] = _words(
+    """
+    a an the this that these those it its it's they them their there here he she his her
+    him we our us you your i me my who whom whose what which when where why how
+    of in on at by for from to into onto with without within about around over under
+    above below between among across through during before after since until till upon
+    per via than as like near off out up down
+    and or but nor so yet if then else also too only just even still very more most less
+    least much many some any all each every both either neither no not none other another
+    such same own few several
+    be is are was were been being am have has had having do does did done doing
+    will would shall should can could may might must
+    get gets got include includes included including feature features featuring come
+    comes came offer offers provide provides provided make makes made take takes took
+    give gives gave show shows showed shown reach reaches reached remain remains remained
+    say says said report reports reported state states stated note notes noted
+    approximately about around roughly nearly almost some estimated total overall
+    average up down rise fall increase decrease grow
+    one two three four five six seven eight nine ten eleven twelve hundred thousand
+    million billion trillion dozen half quarter percent per cent
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow
+    day week month year time date period
+    detail details spec specs specification specifications value values data list item
+    items record records name names id info information attribute attributes field
+    fields entry entries
+    """
+)
+
+# Words that name one thing (see checker/anchors.py), by their canonical word: "sales"
+# is said of what "revenue" is, "temp" of what "temperature" is.
+ANCHOR_SYNONYMS: dict[str, str] = {
+    "sale": "revenue",
+    "sales": "revenue",
+    "turnover": "revenue",
+    "temp": "temperature",
+    "max": "maximum",
+    "highest": "maximum",
+    "peak": "maximum",
+    "min": "minimum",
+    "lowest": "minimum",
+    "mtow": "takeoff",
+    "profit": "income",
+    "earnings": "income",
+    "humid": "humidity",
+    "precipitation": "rain",
+    "rainfall": "rain",
+    "employee": "staff",
+    "worker": "staff",
+}
+
+# Words of a data key that make its value a name rather than a quantity ("homeTeam >
+# id", "zip_code"): such a value is never a rival of a claimed one (checker/anchors.py).
+IDENTIFIER_KEYS: frozenset[str] = frozenset(
+    {
+        "id",
+        "ids",
+        "uid",
+        "uuid",
+        "code",
+        "codes",
+        "zip",
+        "postcode",
+        "phone",
+        "isbn",
+        "sku",
+        "ean",
+        "upc",
+        "key",
+        "slug",
+        "hash",
+        "ref",
+        "no",
+    }
+)

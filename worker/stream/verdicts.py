@@ -14,7 +14,7 @@ from quantcheck.schemas import ClaimEvent, SourceCoordinates, VerdictEvent
 from quantcheck.worker.stream.records import InputRecord, OutputRecord
 
 from quantcheck.checker import CHECKER_VERSION, FactCheck, Verdict
-from quantcheck.checker.model import sha256_text
+from quantcheck.checker.model import Binding, sha256_text
 from quantcheck.quantities.facts import Mention, format_decimal
 
 
@@ -138,6 +138,19 @@ def fact_payload(check: FactCheck) -> dict[str, Any]:
         "negation_conflict": check.negation_conflict,
         "problem": mention.problem,
         "period": None if mention.period is None else mention.period.label(),
+        "binding": _binding(check.binding),
+    }
+
+
+def _binding(binding: Binding | None) -> dict[str, Any] | None:
+    if binding is None:
+        return None
+    rival = binding.rival
+    return {
+        "claim": sorted(binding.claimed),
+        "evidence": sorted(binding.found),
+        "rival": None if rival is None else rival.fact.label(),
+        "rival_words": list(binding.naming) if rival is not None else [],
     }
 
 

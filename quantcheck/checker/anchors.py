@@ -1,0 +1,326 @@
+"""What a number is said of: the words bound to each value, in the claim and in the evidence.
+
+A value's *anchors* are the content words of its clause, lemmatized: in data, its cell's
+words and those of its key path and row label. Where a clause holds several values, the
+words between two of them change hands at a conjunction or a comma ("the small pizza
+costs $12 | and the large $18"); between two values of one category with no conjunction,
+each takes the nearer half. Values listed side by side ("19% and 38%") share their words.
+A counted noun ("25 saves") is an anchor of its count; unit words are not anchors.
+
+The binding rule (see docs/quantity-rules.md, "Binding"): an evidence occurrence of the
+claimed value is *said of something else* when the claim names a word that sets a rival
+apart (another value of the same category in the same document, stated for the claim's
+period) and no word that sets the occurrence apart. "The small pizza costs $18" names
+"small", which only $12 has, and nothing only $18 has: the $18 is the large pizza's. An
+occurrence without anchors is never said of something else: what cannot be read does not
+become a false alarm.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from quantcheck.quantities import counts, units
+from quantcheck.quantities.categories import COUNT_PREFIX
+from quantcheck.quantities.dates import PERIOD_CATEGORIES
+from quantcheck.quantities.facts import Mention
+from quantcheck.quantities.phrases import ANCHOR_SYNONYMS, ANCHOR_UNWORDS, IDENTIFIER_KEYS
+
+Anchors = frozenset[str]
+
+# How far a window reaches on each side of a value: a clause rarely says what a number is
+# of from further away, and the bound keeps the cost per value constant.
+_REACH = 160
+# A word, hyphens inside it dropped: "take-off" is the word takeoff.
+_WORD = re.compile(r"[A-Za-z](?:[A-Za-z']|-(?=[A-Za-z]))*")
+# Where the words between two values change hands; a comma counts as one of these.
+_HANDOVER = frozenset({"and", "or", "but", "while", "whereas", "versus", "vs", "compared"})
+_COMMA = ","
+# A clause stops at a full stop, a semicolon, a line break or a conjunction that starts a
+# contrasting or subordinate clause ("..., while full-year revenue growth is expected");
+# in data, a cell also stops at a quote or a bracket.
+_CLAUSE_STOP = re.compile(
+    r"[.!?;](?=\s)|\n|\b(?:while|whereas|although|though|but|despite|because|however)\b"
+)
+_CELL_STOP = re.compile(r"[.!?;](?=\s)|[\n'\"{}\[\]]")
+# At most this many characters, all conjunctions and commas, between listed values.
+_LIST_GAP = 12
+# "detailSpec" is the words detail and spec; "temp_max" is temp and max.
+_KEY_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_TOKEN = re.compile(rf"{_WORD.pattern}|{_COMMA}")
+
+
+@lru_cache(maxsize=65536)
+def anchor_words(word: str) -> tuple[str, ...]:
+    """The anchors a word stands for: nothing for a word that names nothing (an article, a
+    preposition, a month, a unit); else its lemmas as a noun and as a verb ("scoring":
+    scoring and score), each replaced by a listed synonym's canonical form ("sales" and
+    "revenues" are "revenue")."""
+    folded = word.casefold().strip("'")
+    if len(folded) < 2 or folded in ANCHOR_UNWORDS or units.lookup(folded) is not None:
+        return ()
+    readings = counts.lemmas(folded)
+    forms = [lemma[0] for part in ("NOUN", "VERB", "ADJ") if (lemma := readings.get(part))]
+    anchors: list[str] = []
+    for form in forms or [folded]:
+        if form not in ANCHOR_UNWORDS:
+            canonical = ANCHOR_SYNONYMS.get(form, form)
+            if canonical not in anchors:
+                anchors.append(canonical)
+    return tuple(anchors)
+
+
+def key_words(key: str) -> Anchors:
+    """The anchor words of a key path or a row label ("main > temp_max": temp, max)."""
+    return frozenset(anchor for part in _KEY_PART.findall(key) for anchor in anchor_words(part))
+
+
+def _tokens(text: str, start: int, end: int) -> list[str]:
+    """The words and commas of ``text[start:end]``, hyphens inside words dropped."""
+    return [token.replace("-", "") for token in _TOKEN.findall(text, start, end)]
+
+
+def _hands_over(token: str) -> bool:
+    return token == _COMMA or token.casefold() in _HANDOVER
+
+
+def _first_handover(tokens: Sequence[str]) -> int | None:
+    return next((n for n, token in enumerate(tokens) if _hands_over(token)), None)
+
+
+def _last_handover(tokens: Sequence[str]) -> int | None:
+    return next((n for n in range(len(tokens) - 1, -1, -1) if _hands_over(tokens[n])), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Values:
+    """The values of one text in order, for finding a value's neighbours."""
+
+    text: str
+    everything: Sequence[Mention]
+    starts: Sequence[int]
+
+    @classmethod
+    def of(cls, text: str, mentions: Sequence[Mention]) -> Values:
+        """The values among ``mentions``: dates and periods are bound on their own (see
+        quantities/binding.py) and do not take words from the values beside them."""
+        ordered = sorted(
+            (m for m in mentions if m.fact.category not in PERIOD_CATEGORIES),
+            key=lambda m: m.span.start,
+        )
+        return cls(text, ordered, [m.span.start for m in ordered])
+
+    def nearest_before(self, start: int) -> Mention | None:
+        at = bisect.bisect_left(self.starts, start) - 1
+        while at >= 0 and self.everything[at].span.end > start:
+            at -= 1
+        return self.everything[at] if at >= 0 else None
+
+    def nearest_after(self, end: int) -> Mention | None:
+        at = bisect.bisect_left(self.starts, end)
+        return self.everything[at] if at < len(self.everything) else None
+
+
+def window(values: Values, same: Sequence[Mention], at: int, *, data: bool) -> Anchors:
+    """The anchors of ``same[at]``, one of the values of one category in order: the words
+    of its clause (its cell, in data) within reach, shared with the values listed beside
+    it in prose, and cut where the words between it and a neighbouring value change hands."""
+    text = values.text
+    stop = _CELL_STOP if data else _CLAUSE_STOP
+    first = last = at
+    while first > 0 and _listed(text, same[first - 1], same[first], data=data):
+        first -= 1
+    while last + 1 < len(same) and _listed(text, same[last], same[last + 1], data=data):
+        last += 1
+    start, end = same[first].span.start, same[last].span.end
+    low = max(0, start - _REACH)
+    for match in stop.finditer(text, low, start):
+        low = match.end()
+    high = min(len(text), end + _REACH)
+    cut = stop.search(text, end, high)
+    if cut is not None:
+        high = cut.start()
+    left = _left(values, same[first - 1] if first > 0 else None, low, start)
+    right = _right(values, same[last + 1] if last + 1 < len(same) else None, end, high)
+    found = {anchor for token in (*left, *right) for anchor in anchor_words(token)}
+    for member in same[first : last + 1]:
+        if member.fact.category.startswith(COUNT_PREFIX):
+            found.update(anchor_words(member.fact.category[len(COUNT_PREFIX) : -1]))
+    return frozenset(found)
+
+
+def _left(values: Values, kin: Mention | None, low: int, start: int) -> list[str]:
+    """The words before a value that are its own: back to the last conjunction or comma
+    with a value before it, past values of other categories ("Revenue rose 5% to $3.1
+    billion": revenue is said of both), halfway to a value of its own category."""
+    text = values.text
+    passed: list[str] = []
+    position = start
+    while True:
+        neighbour = values.nearest_before(position)
+        if neighbour is None or neighbour.span.end <= low:
+            return _tokens(text, low, position) + passed
+        gap = _tokens(text, neighbour.span.end, position)
+        cut = _last_handover(gap)
+        if cut is not None:
+            return gap[cut + 1 :] + passed
+        if neighbour is kin:
+            return gap[len(gap) // 2 :] + passed
+        passed = gap + passed
+        position = neighbour.span.start
+
+
+def _right(values: Values, kin: Mention | None, end: int, high: int) -> list[str]:
+    """The words after a value that are its own: up to the next value, conjunction or
+    comma; halfway, when the next value is of its own category."""
+    neighbour = values.nearest_after(end)
+    if neighbour is not None and neighbour.span.start < high:
+        high = neighbour.span.start
+    else:
+        neighbour = None
+    tokens = _tokens(values.text, end, high)
+    cut = _first_handover(tokens)
+    if cut is not None:
+        return tokens[:cut]
+    if neighbour is not None and neighbour is kin:
+        return tokens[: (len(tokens) + 1) // 2]
+    return tokens
+
+
+def _listed(text: str, one: Mention, two: Mention, *, data: bool) -> bool:
+    """Whether two values stand side by side as one list or one figure ("19% and 38%",
+    "$5, $7", "18:9"): nothing but conjunctions and commas between them, and in data
+    nothing at all but a sign ("32GB 3GB RAM" is two values, and RAM is the second's)."""
+    gap = text[one.span.end : two.span.start]
+    if data and (not gap or any(c.isspace() for c in gap)):
+        return False
+    return (
+        len(gap) <= _LIST_GAP
+        and "." not in gap
+        and ";" not in gap
+        and all(_hands_over(token) for token in _tokens(gap, 0, len(gap)))
+    )
+
+
+def claim_anchors(text: str, mention: Mention, mentions: Sequence[Mention]) -> Anchors:
+    """The anchors of a claim's value among the claim's other values."""
+    values = Values.of(text, mentions)
+    same = [m for m in values.everything if m.fact.category == mention.fact.category]
+    at = next((n for n, m in enumerate(same) if m is mention), None)
+    if at is None:
+        return window(values, (mention,), 0, data=False)
+    return window(values, same, at, data=False)
+
+
+@dataclass(slots=True)
+class DocumentAnchors:
+    """The anchors of one document's values, computed on first use and kept: a document
+    is read once and checked against many claims."""
+
+    text: str
+    mentions: Sequence[Mention]
+    by_category: Mapping[str, tuple[Mention, ...]]
+    _values: Values | None = None
+    _starts: dict[str, list[int]] = field(default_factory=dict)
+    _anchors: dict[tuple[str, int, int], Anchors] = field(default_factory=dict)
+    _by_word: dict[str, dict[str, list[Mention]]] = field(default_factory=dict)
+
+    def of(self, mention: Mention) -> Anchors:
+        """The anchors of one value of the document."""
+        key = (mention.fact.category, mention.span.start, mention.span.end)
+        found = self._anchors.get(key)
+        if found is None:
+            found = self._anchors[key] = self._read(mention)
+        return found
+
+    def rivals(self, category: str, words: Anchors) -> Iterator[Mention]:
+        """The values of ``category`` whose anchors share a word with ``words``; values
+        under a key that names them ("id", "code") are names, never rivals."""
+        by_word = self._by_word.get(category)
+        if by_word is None:
+            by_word = self._by_word[category] = {}
+            for mention in self.by_category.get(category, ()):
+                if _names_something(mention):
+                    continue
+                for word in self.of(mention):
+                    by_word.setdefault(word, []).append(mention)
+        seen: set[int] = set()
+        for word in words:
+            for mention in by_word.get(word, ()):
+                if id(mention) not in seen:
+                    seen.add(id(mention))
+                    yield mention
+
+    def spread(self, category: str, word: str) -> int:
+        """How many values of ``category`` a word is an anchor of (after :meth:`rivals`)."""
+        return len(self._by_word.get(category, {}).get(word, ()))
+
+    def _read(self, mention: Mention) -> Anchors:
+        if self._values is None:
+            self._values = Values.of(self.text, self.mentions)
+        category = mention.fact.category
+        same = self.by_category.get(category, ())
+        starts = self._starts.get(category)
+        if starts is None:
+            starts = self._starts[category] = [m.span.start for m in same]
+        at = bisect.bisect_left(starts, mention.span.start)
+        while at < len(same) and same[at] is not mention and starts[at] == mention.span.start:
+            at += 1
+        if at >= len(same) or same[at] is not mention:
+            same, at = (mention,), 0  # a value read under no fact of the index
+        data = mention.key is not None
+        found = window(self._values, same, at, data=data)
+        if mention.key is not None:
+            found |= key_words(mention.key)
+        if mention.row is not None:
+            found |= key_words(mention.row)
+        return found
+
+
+def _names_something(mention: Mention) -> bool:
+    """Whether a data value sits under a key that makes it a name ("homeTeam > id")."""
+    if mention.key is None:
+        return False
+    leaf = mention.key.rpartition(" > ")[2]
+    words = {part.casefold() for part in _KEY_PART.findall(leaf)}
+    return bool(words) and words <= IDENTIFIER_KEYS
+
+
+def said_of_something_else(
+    claimed: Anchors,
+    occurrence: Mention,
+    found: Anchors,
+    rivals: Sequence[tuple[Mention, Anchors]],
+    spread: Callable[[str], int],
+) -> Mention | None:
+    """The rival an occurrence's value belongs to instead, by the rule above; None when
+    the claim's words do not set it apart from the occurrence."""
+    if not found or not claimed:
+        return None
+    for rival, theirs in rivals:
+        if _same_cell(rival, occurrence) and _marked_apart(claimed, found, theirs):
+            return rival
+        naming = claimed & (theirs - found)
+        if rival.key is None:
+            # In prose, a word said of several values ("CareBridge" in an article on its
+            # sale) is the document's topic, not what sets one value apart; data keys
+            # are what they are wherever they repeat.
+            naming = frozenset(word for word in naming if spread(word) <= 1)
+        if naming and not claimed & (found - theirs):
+            return rival
+    return None
+
+
+def _marked_apart(claimed: Anchors, found: Anchors, theirs: Anchors) -> bool:
+    """Whether a data cell marks the occurrence apart from a rival under the same key and
+    the claim leaves the mark out: in "Internal": "32GB 3GB RAM", 3GB is marked RAM, so
+    "3GB of internal storage" names 32GB's key and not 3GB's mark."""
+    return theirs < found and bool(claimed & theirs) and not claimed & (found - theirs)
+
+
+def _same_cell(one: Mention, two: Mention) -> bool:
+    return one.key is not None and one.key == two.key and one.record == two.record
