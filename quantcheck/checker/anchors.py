@@ -47,8 +47,10 @@ _CLAUSE_STOP = re.compile(
     r"[.!?;](?=\s)|\n|\b(?:while|whereas|although|though|but|despite|because|however)\b"
 )
 _CELL_STOP = re.compile(r"[.!?;](?=\s)|[\n'\"{}\[\]]")
-# At most this many characters, all conjunctions and commas, between listed values.
+# At most this many characters, all conjunctions and commas, between listed values, and
+# at most this many values on each side of one.
 _LIST_GAP = 12
+_LIST_REACH = 8
 # "detailSpec" is the words detail and spec; "temp_max" is temp and max.
 _KEY_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _TOKEN = re.compile(rf"{_WORD.pattern}|{_COMMA}")
@@ -132,9 +134,15 @@ def window(values: Values, same: Sequence[Mention], at: int, *, data: bool) -> A
     text = values.text
     stop = _CELL_STOP if data else _CLAUSE_STOP
     first = last = at
-    while first > 0 and _listed(text, same[first - 1], same[first], data=data):
+    # A list shares its words only within reach: a long run of values ("1, 2, 3, ...")
+    # must cost each of them constant work, never a walk to the run's end.
+    while first > max(0, at - _LIST_REACH) and _listed(
+        text, same[first - 1], same[first], data=data
+    ):
         first -= 1
-    while last + 1 < len(same) and _listed(text, same[last], same[last + 1], data=data):
+    while last + 1 < min(len(same), at + _LIST_REACH + 1) and _listed(
+        text, same[last], same[last + 1], data=data
+    ):
         last += 1
     start, end = same[first].span.start, same[last].span.end
     low = max(0, start - _REACH)
