@@ -11,6 +11,8 @@ from quantcheck.quantities.evidence import extract_document
 from quantcheck.quantities.extract import extract
 from schemas import VerdictEvent
 
+MENU = {"D": "A small pizza costs $12 and the large $18."}
+
 
 def anchors_of(text: str) -> list[tuple[str, list[str]]]:
     """Each claim value of ``text`` with its anchors, sorted."""
@@ -69,7 +71,7 @@ def test_values_under_an_identifier_key_are_never_rivals() -> None:
 
 
 def test_the_reason_names_what_each_value_is_said_of() -> None:
-    verdict = check("The small pizza costs $18.", {"D": "A small pizza costs $12 and the large $18."})
+    verdict = check("The small pizza costs $18.", MENU)
     assert verdict.status == "unsupported_quantity"
     assert verdict.reason == (
         "in cited evidence said of something else: money_usd=18 (evidence: money_usd=18 of"
@@ -78,7 +80,7 @@ def test_the_reason_names_what_each_value_is_said_of() -> None:
 
 
 def test_the_verdict_fact_carries_its_binding_in_the_contract() -> None:
-    verdict = check("The small pizza costs $18.", {"D": "A small pizza costs $12 and the large $18."})
+    verdict = check("The small pizza costs $18.", MENU)
     payload = verdict.to_dict()
     binding = payload["facts"][0]["binding"]
     assert binding == {
@@ -91,7 +93,7 @@ def test_the_verdict_fact_carries_its_binding_in_the_contract() -> None:
 
 
 def test_a_value_said_of_what_the_claim_names_is_supported_with_its_binding() -> None:
-    verdict = check("The large pizza costs $18.", {"D": "A small pizza costs $12 and the large $18."})
+    verdict = check("The large pizza costs $18.", MENU)
     assert verdict.status == "supported"
     assert verdict.to_dict()["facts"][0]["binding"]["rival"] is None
 
