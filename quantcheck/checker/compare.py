@@ -11,7 +11,9 @@ precision of the less precise literal (converted_match); or the claim is hedged 
 supported by the same number counting anything. A count is supported by a count of its
 noun; where the evidence counts no such thing, by the same number counting something
 else (noun_differs). A match whose polarity differs (one side negated) is kept, but only
-when no same-polarity match exists, and is reported as a negation conflict.
+when no same-polarity match exists, and is reported as a negation conflict. An
+occurrence said of something else than the claim names ("the small pizza costs $18"
+where $18 is the large one's) supports nothing (see :mod:`.anchors`).
 
 Then, when nothing supports it, the claim's numbers are looked up as written among every
 number of the evidence (see :mod:`.index`): a number found nowhere is absent; one found
@@ -213,7 +215,7 @@ def _claim_anchors(
     claim: Mention, wording: str, companions: Sequence[Mention]
 ) -> frozenset[str] | None:
     """The words a claim fact is bound to, for the categories whose values are bound to
-    things (not dates, codes, scores or times of day); None where none are read."""
+    things (not dates, codes, scores, ranks or times of day); None where none are read."""
     category = claim.fact.category
     if not wording or category in _UNBOUND or family(category) == PERIOD:
         return None
