@@ -99,6 +99,13 @@ def find_support(
     # The claim's own words, read once and only when some occurrence needs them.
     claimed: frozenset[str] | None = None
     unread = True
+
+    def bind(mention: Mention, index: EvidenceIndex) -> Binding | None:
+        nonlocal claimed, unread
+        if unread:
+            claimed, unread = _claim_anchors(claim, wording, companions), False
+        return None if claimed is None else _binding(claim, mention, index, claimed, companions)
+
     for doc_id, index in evidence:
         for candidate, kind in _candidates(claim, index):
             if not periods_agree(claim, candidate):
@@ -107,11 +114,7 @@ def find_support(
             rank = (candidate.negated != claim.negated, _PREFERENCE[kind])
             if best is not None and rank >= best[0]:
                 continue
-            if unread:
-                claimed, unread = _claim_anchors(claim, wording, companions), False
-            binding = (
-                None if claimed is None else _binding(claim, candidate, index, claimed, companions)
-            )
+            binding = bind(candidate, index)
             if binding is not None and binding.rival is not None:
                 other_thing = other_thing or (doc_id, candidate, binding)
                 continue
@@ -132,15 +135,7 @@ def find_support(
             binding=binding,
         )
     if other_thing is not None:
-        doc_id, candidate, binding = other_thing
-        return FactCheck(
-            claim,
-            matched=False,
-            evidence_doc_id=doc_id,
-            evidence=candidate,
-            difference=Difference.OTHER_THING,
-            binding=binding,
-        )
+        return _said_of_something_else(claim, *other_thing)
     for doc_id, index in evidence:
         derivation = derive(claim, index, wording, companions)
         if derivation is not None:
@@ -174,20 +169,9 @@ def find_support(
     assert found.difference is not None
     if POLICY[found.difference].accepted:
         index = next(index for doc_id, index in evidence if doc_id == found.doc_id)
-        if unread:
-            claimed = _claim_anchors(claim, wording, companions)
-        binding = (
-            None if claimed is None else _binding(claim, found.mention, index, claimed, companions)
-        )
+        binding = bind(found.mention, index)
         if binding is not None and binding.rival is not None:
-            return FactCheck(
-                claim,
-                matched=False,
-                evidence_doc_id=found.doc_id,
-                evidence=found.mention,
-                difference=Difference.OTHER_THING,
-                binding=binding,
-            )
+            return _said_of_something_else(claim, found.doc_id, found.mention, binding)
         return FactCheck(
             claim,
             matched=True,
@@ -220,6 +204,20 @@ def _claim_anchors(
     if not wording or category in _UNBOUND or family(category) == PERIOD:
         return None
     return claim_anchors(wording, claim, companions) or None
+
+
+def _said_of_something_else(
+    claim: Mention, doc_id: str, occurrence: Mention, binding: Binding
+) -> FactCheck:
+    """A claim fact whose value the evidence says of another thing than the claim does."""
+    return FactCheck(
+        claim,
+        matched=False,
+        evidence_doc_id=doc_id,
+        evidence=occurrence,
+        difference=Difference.OTHER_THING,
+        binding=binding,
+    )
 
 
 def _binding(
