@@ -37,9 +37,9 @@ def period_match(claimed: Fact, found: Fact) -> MatchKind | None:
     """Whether the evidence period supports the claimed one: it lies inside the claimed
     period ("2024" holds "March 5, 2024"; "the second quarter" holds "fiscal 2022 second
     quarter"; "2016" holds "May 11-22, 2016"), or the claim names one end of an evidence
-    range ("2017" of "from 2017 to 2019"). A claim more specific than the evidence is
-    not supported by it: "May 19, 2016" is not in "May 11-22, 2016", nor "12 March 2004"
-    in "the 2003-04 season"."""
+    range, or holds one ("2017" of "from 2017 to 2019", "1867" of "7 November 1867 – 4
+    July 1934"). A claim more specific than the evidence is not supported by it: "May 19,
+    2016" is not in "May 11-22, 2016", nor "12 March 2004" in "the 2003-04 season"."""
     if claimed == found:
         return MatchKind.EXACT
     # A claimed range states both its ends: it is supported by the same range, or by each
@@ -70,8 +70,13 @@ def period_match(claimed: Fact, found: Fact) -> MatchKind | None:
     if claim_extent.first <= found_extent.first and found_extent.last <= claim_extent.last:
         return MatchKind.PERIOD
     if found.relation is Relation.RANGE and found.upper is not None:
+        # One end is enough, at the claim's own precision: "born in 1867" of a life
+        # written "7 November 1867 – 4 July 1934".
         ends = (_extent(Fact(found.category, Relation.EQ, v)) for v in (found.value, found.upper))
-        if any(end == claim_extent for end in ends):
+        if any(
+            end is not None and claim_extent.first <= end.first and end.last <= claim_extent.last
+            for end in ends
+        ):
             return MatchKind.WITHIN_RANGE
     return None
 

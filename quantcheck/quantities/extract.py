@@ -77,6 +77,10 @@ _PER_TIME = re.compile(
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
 _SCALE_AHEAD = re.compile(r"\s*(?i:thousand|million|billion|trillion)\b")
 _TIMES_BEFORE_NUMBER = re.compile(r"[x×](?=\d)")
+# The inch mark glued to a number; a word right after it makes it something else.
+_INCH_MARK = re.compile(r"[\"″](?![\w\"])")
+# How far back a line is read for an open quotation: bounded so dense text costs constant work.
+_QUOTE_REACH = 200
 _SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")
 # What may separate two unreadable numbers that are reported as one: "one" and "and" are
 # number words the sweep does not look for.
@@ -485,6 +489,10 @@ class _Reader:
             # "4x1.6 GHz": four of what follows, a multiple, not four of "x".
             unit = units.Unit(name="times", category="multiple")
             self._single(start, times.end(), number, scale, unit, tail=tail)
+            return
+        if _inch_mark(self.scan, start, end):
+            # 15.6" in a spec sheet: the inch mark, not a closing quotation mark.
+            self._single(start, end + 1, number, scale, _unit("inches"), tail=tail)
             return
         written_unit = written_units.written_unit(self.scan, end)
         if written_unit is not None:
@@ -1029,3 +1037,14 @@ def _unit(text: str) -> units.Unit:
     if unit is None:
         raise AssertionError(f"pattern matched unknown unit {text!r}")
     return unit
+
+
+def _inch_mark(scan: str, start: int, end: int) -> bool:
+    """Whether the double quote glued after a number is the inch mark: no quotation is open
+    on its line before the number (an even count of double quotes), so it closes none:
+    'Display: 15.6" FHD' is inches, '"size": "15.6"' and 'the "Top 10" list' are not."""
+    if _INCH_MARK.match(scan, end) is None:
+        return False
+    floor = max(0, start - _QUOTE_REACH)
+    line = scan.rfind("\n", floor, start) + 1 or floor
+    return scan.count('"', line, start) % 2 == 0

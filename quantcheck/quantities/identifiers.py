@@ -114,10 +114,16 @@ def ordinal_of(code: str) -> int | None:
 def measures_something(code: str) -> bool:
     """Whether a token mixing digits and letters is a number rather than an identifier: a
     number glued to its unit ("10m", "5GB"), a number, a hyphen and a unit ("60-second"),
-    a scale ("50k"), an ordinal ("21st") or a plural ("90s")."""
+    a scale ("50k"), an ordinal ("21st"), a plural ("90s"), or a number after a
+    describing word ("top-8")."""
     first, _, rest = code.partition("-")
     if first.isdigit() and rest.replace("-", "").isalpha():
         return is_unit(rest) or rest.casefold() in _TRAILING_WORDS or names_written_unit(rest)
+    if rest.isdigit() and first.isalpha() and first.islower():
+        # "the top-8 nations", "under-21 players": a word that names nothing (no noun)
+        # before the number describes it; "covid-19" or "tier-2" names something.
+        readings = lemmas(first)
+        return bool(readings) and "NOUN" not in readings
     match = _DIGITS_THEN_LETTERS.fullmatch(code)
     if match is None:
         return False
@@ -176,12 +182,33 @@ def codes_in(text: str) -> dict[str, Span]:
         after = _WORD_AFTER.match(scan, end)
         if after is not None:
             readings.append(canonical(None, token + after.group(1)))
+        readings.extend(_version_forms(token))
         for reading in readings:
             found.setdefault(reading, span)
     for match in _WORDED_CODE.finditer(scan):
         code = canonical(match.group(1), str(SMALL_NUMBER_WORDS[match.group(2).casefold()]))
         found.setdefault(code, Span(*norm.original_span(*match.span(2))))
     return found
+
+
+# A version of three or more parts ("2.4.0", "v3.1.0"): no decimal has two points, so it
+# is a version whether or not a version word stands before it.
+_VERSION = re.compile(r"[vV]?(\d+(?:\.\d+)+\.\d+)")
+_TRAILING_ZEROS = re.compile(r"(?:\.0)+$")
+
+
+def _version_forms(token: str) -> list[str]:
+    """The version a dotted token names, as a claim writes it: "2.4.0" is version 2.4.0
+    and, its trailing zero parts dropped, version 2.4."""
+    match = _VERSION.fullmatch(token)
+    if match is None:
+        return []
+    number = match.group(1)
+    short = _TRAILING_ZEROS.sub("", number)
+    forms = [canonical("v", number)]
+    if "." in short:
+        forms.append(canonical("v", short))
+    return forms
 
 
 def names_of(code: str) -> list[str]:

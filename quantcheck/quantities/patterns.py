@@ -131,8 +131,16 @@ SIGN = "[-\u2212]"
 # like 3.2.1, a URL escape like %20, the tail of 1,5, or the far end of a hyphenated
 # pair like 3-4: that end is read with its range from the first number or not at all,
 # never as -4 alone.
-# ...except right after "<digits>x", where a count multiplies what follows: "4x1.6 GHz".
-START = r"(?:(?<![\w.%])|(?<=\dx)|(?<=\d×))(?<!\d,)(?<![\w][-\u2212])"
+# ...except right after "<digits>x", where a count multiplies what follows: "4x1.6 GHz",
+# and after a word that bounds a count by a hyphen: "the top-8 nations".
+# Lookbehinds (fixed width, so one per word) refusing the position after "top-" and its kin.
+_NOT_AFTER_BOUND_WORD = "".join(
+    rf"(?<!\b(?i:{re.escape(word)})-)" for word in phrases.HYPHENED_BOUND_WORDS
+)
+START = (
+    r"(?:(?<![\w.%])|(?<=\dx)|(?<=\d×))(?<!\d,)"
+    rf"(?!(?<=[\w][-\u2212]){_NOT_AFTER_BOUND_WORD})"
+)
 
 
 def _number(name: str) -> str:
@@ -286,7 +294,7 @@ IDENTIFIER_ALTERNATIVES = (
     r"(?:\s(?P<idw_l>[A-Z])(?![\w\-]))?",
     r"\b(?P<idv>[vV])(?P<idv_n>\d+(?:\.\d+)*+)(?![\w])",
     r"\b(?P<idn>[A-Z][A-Za-z]++(?:-[A-Z][A-Za-z]++)?|[A-Z](?=-))[ \t-]"
-    r"(?P<idn_n>\d++(?:[.\-]\d++){0,6}+)(?![\w.\-]|[,:]\d)",
+    r"(?P<idn_n>\d++(?:[.\-]\d++){0,6}+)(?![\w\-]|\.\w|[,:]\d)",
     r"(?P<idc>(?=[A-Za-z0-9\-]{0,40}\d)[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++){0,6}+"
     r"|\d++(?:-\d++){0,6}+-?[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++){0,6}+)(?![\w\-]|\.\w)",
     r"(?P<idm>\d++\s[A-Z]{2,}+\s\d++)(?![\w.])",
@@ -431,7 +439,8 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
     # Every candidate has a digit close ahead or starts with one of a few words ("seven",
     # "half", "noon", "second quarter"): one cheap test spares most words the alternation.
     return re.compile(
-        rf"(?P<a_marker>{CITATION_MARKER})|(?:(?<!\w)|(?<=\d[x×]))(?!(?<=\w[-.,\u2212])\d)"
+        rf"(?P<a_marker>{CITATION_MARKER})|(?:(?<!\w)|(?<=\d[x×]))"
+        rf"(?!(?<=\w[-.,\u2212]){_NOT_AFTER_BOUND_WORD}\d)"
         rf"(?=[^\n]{{0,16}}?\d|{_DIGITLESS_START}\b)(?:{body})"
     )
 

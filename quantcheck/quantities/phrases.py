@@ -115,6 +115,10 @@ IDENTIFIER_WORDS: tuple[str, ...] = (
     "suite", "floor", "category", "division", "district", "ward", "generation", "gen",
 )
 
+# Words joined by a hyphen to the number they bound, which is then a count rather than
+# part of a code: "the top-8 nations", "an under-21 side".
+HYPHENED_BOUND_WORDS: tuple[str, ...] = ("top", "bottom", "under", "over")
+
 # Words by which an answer refers to the sources it was given ("as passage 2 says",
 # "Source 1 notes", "Passage ID 3"): the number picks a source, it states nothing.
 SOURCE_WORDS: tuple[str, ...] = (
@@ -220,6 +224,7 @@ WRITTEN_UNIT_SYNONYMS: dict[str, str] = {
     "milliamp hour": "mah", "hectopascals": "hpa", "hectopascal": "hpa",
     "kilocalories": "kcal", "kilocalorie": "kcal", "calories": "kcal",
     "parts per million": "ppm", "megabits per second": "mbps", "nit": "nit",
+    "horsepower": "hp", "brake horsepower": "hp", "bhp": "hp",
 }
 # Unit symbols the conversion tables do not list that are units however they are cased
 # and although a dictionary may hold the letters as a word ("Ah", "MP", "lux"). Other
