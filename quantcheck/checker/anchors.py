@@ -77,8 +77,30 @@ def anchor_words(word: str) -> tuple[str, ...]:
 
 
 def key_words(key: str) -> Anchors:
-    """The anchor words of a key path or a row label ("main > temp_max": temp, max)."""
-    return frozenset(anchor for part in _KEY_PART.findall(key) for anchor in anchor_words(part))
+    """The anchor words of a key path or a row label ("main > temp_max": temp, max), and
+    the names of the records it passes through that are numbers ("variants > 45mm")."""
+    words = {anchor for part in _KEY_PART.findall(key) for anchor in anchor_words(part)}
+    for component in key.split(" > "):
+        if _NUMBER_NAME.fullmatch(component.strip()):
+            words |= number_anchors(component)
+    return frozenset(words)
+
+
+def number_anchors(written: str) -> Anchors:
+    """What a written value names a record by: "41 mm" and a key "41mm" both name the
+    record "41mm", and "41" alone."""
+    folded = _NOT_NAME_CHARACTERS.sub("", written.casefold())
+    digits = _DIGITS.findall(written)
+    return frozenset({_NUMBER_MARK + folded, *(_NUMBER_MARK + d for d in digits)})
+
+
+# A key that names its record by a number, perhaps with a unit or a letter: "45mm",
+# "128", "2024", "Q3"; not a key of words with a number ("period3", "pop_2020").
+_NUMBER_NAME = re.compile(r"[A-Za-z]{0,3}\s?\d+(?:[.,]\d+)?\s?[A-Za-z²]{0,3}")
+_NOT_NAME_CHARACTERS = re.compile(r"[^0-9a-z.]")
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+# Marks an anchor that is a number, so that it never equals a word.
+_NUMBER_MARK = "#"
 
 
 def _tokens(text: str, start: int, end: int) -> list[str]:
@@ -222,6 +244,17 @@ def claim_anchors(text: str, mention: Mention, mentions: Sequence[Mention]) -> A
     if at is None:
         return window(values, (mention,), 0, data=False)
     return window(values, same, at, data=False)
+
+
+def named_records(mention: Mention, mentions: Sequence[Mention]) -> Anchors:
+    """The numbers of a claim's other values that may name the record its value is said
+    of: "41 mm" in "the 41 mm version has a 425 mAh battery" (see :func:`key_words`)."""
+    return frozenset(
+        anchor
+        for other in mentions
+        if other is not mention and other.fact.category not in PERIOD_CATEGORIES
+        for anchor in number_anchors(other.text)
+    )
 
 
 @dataclass(slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from enum import StrEnum
 
 from quantcheck.checker import reasons
@@ -27,7 +28,7 @@ from quantcheck.checker.model import (
 from quantcheck.quantities.categories import Scope
 from quantcheck.quantities.evidence import extract_document
 from quantcheck.quantities.extract import extract
-from quantcheck.quantities.facts import Mention
+from quantcheck.quantities.facts import Literal, Mention, Relation
 
 # Bumped whenever the same input could produce a different verdict, so recorded
 # verdicts can be told apart from replays by a newer checker.
@@ -113,7 +114,7 @@ class Checker:
             checks = tuple(
                 find_support(m, indexes, text, claimed.mentions) for m in claimed.mentions
             )
-        checks = _with_multipliers(checks)
+        checks = _with_restatements(_with_multipliers(checks))
         # A pass that is not plain equality is flagged by its kind, or by the difference the
         # policy accepted ("data_share").
         flags.update(
@@ -166,6 +167,52 @@ def _with_multipliers(checks: tuple[FactCheck, ...]) -> tuple[FactCheck, ...]:
         else check
         for check in checks
     )
+
+
+def _with_restatements(checks: tuple[FactCheck, ...]) -> tuple[FactCheck, ...]:
+    """A value the claim gives again in another unit ("25 km/h, roughly 15.5 mph", "94 °F
+    (about 34 °C)") is accounted for by the supported value it converts, at its own
+    written precision: the evidence states one of the two, the answer converts it."""
+    supported = [
+        c
+        for c in checks
+        if c.matched and c.mention.fact.relation is Relation.EQ and c.mention.literal is not None
+    ]
+    if not supported or all(c.matched for c in checks):
+        return checks
+    return tuple(
+        check if check.matched else _restating(check, supported) or check for check in checks
+    )
+
+
+def _restating(check: FactCheck, supported: list[FactCheck]) -> FactCheck | None:
+    mention, literal = check.mention, check.mention.literal
+    if literal is None or mention.fact.relation is not Relation.EQ:
+        return None
+    for other in supported:
+        source = other.mention
+        assert source.literal is not None
+        if (
+            source.fact.category == mention.fact.category
+            and _unit_of(source.literal) != _unit_of(literal)
+            and isinstance(source.fact.value, Decimal)
+            and literal.rounds_to(source.fact.value)
+        ):
+            return replace(
+                check,
+                matched=True,
+                match_kind=MatchKind.DERIVED,
+                evidence_doc_id=other.evidence_doc_id,
+                evidence=other.evidence,
+                difference=None,
+                binding=None,
+                derivation=f"converts {source.text}",
+            )
+    return None
+
+
+def _unit_of(literal: Literal) -> tuple[Decimal, Decimal, Decimal, Decimal]:
+    return (literal.scale, literal.shift, literal.numerator, literal.denominator)
 
 
 def _best_single_document(

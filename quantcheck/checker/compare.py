@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_UP, Decimal, localcontext
 
-from quantcheck.checker.anchors import claim_anchors, said_of_something_else
+from quantcheck.checker.anchors import claim_anchors, named_records, said_of_something_else
 from quantcheck.checker.derived import derive
 from quantcheck.checker.derived import pair as derived_pair
 from quantcheck.checker.index import PERIOD, PLAIN, EvidenceIndex, family
@@ -203,7 +203,8 @@ def _claim_anchors(
     category = claim.fact.category
     if not wording or category in _UNBOUND or family(category) == PERIOD:
         return None
-    return claim_anchors(wording, claim, companions) or None
+    words = claim_anchors(wording, claim, companions)
+    return (words | named_records(claim, companions)) if words else None
 
 
 def _said_of_something_else(
@@ -527,7 +528,11 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         return None
     if other.relation is Relation.EQ and _rounded_bound(claim, other):
         return MatchKind.APPROXIMATE
-    if other.relation is not fact.relation:
+    if other.relation is not fact.relation and not (
+        # A value the claim gives as approximate, at a bound the evidence states: "roughly
+        # 15.5 mph" against "up to 25 km/h".
+        fact.relation is Relation.EQ and claim.approximate and other.relation in _INCLUSIVE
+    ):
         return None
     if other.value == fact.value:
         return MatchKind.EXACT  # the same value in a comparable category
@@ -537,11 +542,10 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
     # A hedged claim rounds at its written precision ("about 96 percent" for 96.4), and
     # so does one that writes decimals, fewer than the evidence ("55.89 years" for data's
     # 55.8928), or a scale word ("$654 million" for 654,060 thousand): how it is written
-    # says how precise it means to be.
-    if (
-        fact.relation is Relation.EQ
-        and literal is not None
-        and (claim.approximate or literal.exponent < 0 or literal.scale >= _ROUNDING_SCALE)
+    # says how precise it means to be. A bound rounds the same way ("up to about 33 feet"
+    # against "up to 10 m").
+    if literal is not None and (
+        claim.approximate or literal.exponent < 0 or literal.scale >= _ROUNDING_SCALE
     ):
         assert isinstance(other.value, Decimal)
         if literal.rounds_to(other.value):

@@ -28,9 +28,9 @@ def fact_label(check: FactCheck) -> str:
     binding = check.binding
     if binding is not None and binding.rival is not None and check.evidence is not None:
         # "money_usd=18 (evidence: money_usd=18 of large; the claim's small is money_usd=12)"
-        own = " ".join(binding.own[:_SHOWN])
+        own = " ".join(_shown(binding.own))
         said = f" of {own}" if own else ""
-        naming = " ".join(binding.naming[:_SHOWN])
+        naming = " ".join(_shown(binding.naming))
         return (
             f"{label} (evidence: {check.evidence.fact.label()}{said};"
             f" the claim's {naming} is {binding.rival.fact.label()})"
@@ -40,6 +40,19 @@ def fact_label(check: FactCheck) -> str:
     if check.derivation is not None:
         return f"{label} derived: {check.derivation}"
     return label
+
+
+def _shown(words: tuple[str, ...]) -> list[str]:
+    """Anchor words as a reason prints them: a record's number without its mark, and
+    only its longest form ("45mm", not also "45")."""
+    plain = [word.lstrip("#") for word in words]
+    kept = [
+        word
+        for word, anchor in zip(plain, words, strict=True)
+        if not anchor.startswith("#")
+        or not any(other != word and other.startswith(word) for other in plain)
+    ]
+    return kept[:_SHOWN]
 
 
 def labelled(phrase: str, checks: Iterable[FactCheck]) -> str:

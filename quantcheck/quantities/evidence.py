@@ -10,6 +10,7 @@ record. The rest of the document is read as prose. Claims are always read as pro
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
 from decimal import Decimal, localcontext
@@ -47,7 +48,12 @@ from quantcheck.quantities.phrases import (
     KEY_UNIT_ALIASES,
     MONEY_KEY_WORDS,
     PERCENT_KEY_WORDS,
+    WRITTEN_UNIT_SYMBOLS,
+    WRITTEN_UNIT_SYNONYMS,
 )
+
+# Units no table lists that a key may end with ("battery_mah", "energy_kcal").
+WRITTEN_UNIT_NAMES = WRITTEN_UNIT_SYMBOLS | frozenset(WRITTEN_UNIT_SYNONYMS.values())
 
 
 def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
@@ -308,7 +314,8 @@ def _unit_of_key(cell: structured.Cell, currency: str | None = None) -> units.Un
         return units.lookup(currency) or units.Unit(name=NUMBER, category=NUMBER)
     leaf = _KEY_WORDS.findall(cell.key)
     if leaf:
-        noun = counts.counted_noun(leaf[-1], 0)
+        tail = _CAMEL_TAIL.search(leaf[-1])  # "maxReplicas" counts replicas
+        noun = counts.counted_noun(leaf[-1] if tail is None else tail.group().casefold(), 0)
         if noun is not None and noun.plural:
             return units.Unit(name=noun.lemma, category=count_category(noun.lemma))
     return units.Unit(name=NUMBER, category=NUMBER)
@@ -323,6 +330,9 @@ def _unit_in_key(key: str) -> units.Unit | None:
         if unit is not None:
             return unit
     words = _KEY_WORDS.findall(key)
+    folded = [word.casefold() for word in words]
+    if any(a in _SHARE_WORDS and b == "of" for a, b in itertools.pairwise(folded)):
+        return units.lookup("%")  # "max_match_pct_of_pay": a share of something
     if len(words) >= 3 and words[-2].casefold() == "per":
         words = words[:-2]
     # "glucose_mmol_l" is mmol/l: a name, then a unit pair. "carbs_g" and "mtow_kg" are a
@@ -334,7 +344,30 @@ def _unit_in_key(key: str) -> units.Unit | None:
     if not words:
         return None
     last = words[-1]
-    return _unit_named(KEY_UNIT_ALIASES.get(last.casefold(), last), as_written=False)
+    unit = _unit_named(KEY_UNIT_ALIASES.get(last.casefold(), last), as_written=False)
+    tail = _CAMEL_TAIL.search(last)
+    if unit is None and tail is not None and not last[: tail.start()].endswith("Per"):
+        # "connectTimeoutMs", "ttlSeconds", "maxRequestBodyMB": a camel-cased key ends
+        # with its unit.
+        word = tail.group()
+        unit = _unit_named(KEY_UNIT_ALIASES.get(word.casefold(), word), as_written=False)
+        last = word
+    if unit is None and _folded_unit_name(last) in WRITTEN_UNIT_NAMES:
+        # "battery_mah", "energy_kcal", "peak_brightness_nits": a unit no table lists,
+        # which such a key names as plainly as "weight_g" does grams.
+        unit = _unit_named(last, as_written=True)
+    return unit
+
+
+_SHARE_WORDS = frozenset({"pct", "percent", "percentage"})
+# The last part of a camel-cased key: "Ms" of "connectTimeoutMs", "MB" of "bodyMB".
+_CAMEL_TAIL = re.compile(r"(?<=[a-z])(?:[A-Z][a-z]+|[A-Z]+)$")
+
+
+def _folded_unit_name(word: str) -> str:
+    """A key's last word as units no table lists are compared: "nits" is "nit"."""
+    folded = word.casefold()
+    return folded[:-1] if len(folded) > 3 and folded.endswith("s") else folded
 
 
 def _currency_of(text: str, table: tuple[structured.Cell, ...]) -> str | None:

@@ -289,13 +289,16 @@ MONEY_KEY_WORDS: frozenset[str] = frozenset((
     "amount", "price", "prices", "total", "subtotal", "cost", "costs", "fee", "fees",
     "balance", "tax", "vat", "charge", "charges", "payment", "revenue", "sales", "income",
     "profit", "rent", "deposit", "salary", "wage", "budget", "spend", "paid", "due",
-    "fare", "fares", "nightly", "hourly",
+    "fare", "fares", "nightly", "hourly", "msrp", "premium", "premiums", "tuition",
 ))
 
 # Keys that name a document's currency, and the unit words keys end with that no unit
 # table lists as such: "size_in" in inches, "temp_c" in degrees Celsius.
 CURRENCY_KEYS: frozenset[str] = frozenset(("currency", "currency_code", "ccy"))
-KEY_UNIT_ALIASES: dict[str, str] = {"in": "inch", "pct": "%", "c": "°C", "f": "°F"}
+KEY_UNIT_ALIASES: dict[str, str] = {
+    "in": "inch", "pct": "%", "c": "°C", "f": "°F", "ms": "ms", "s": "s", "w": "W",
+    "kw": "kW", "v": "V", "kv": "kV", "mv": "mV", "ma": "mA", "wh": "Wh", "kwh": "kWh",
+}  # fmt: skip
 # Last words of keys that divide the word before them: "glucose_mmol_l" is in mmol/L,
 # "egfr_ml_min" in mL/min, "speed_km_h" in km/h.
 KEY_DENOMINATORS: frozenset[str] = frozenset(

@@ -109,16 +109,19 @@ UNITS: tuple[Unit, ...] = (
     _u("US gallon per minute", "flow_l_per_min", _GALLON,
        aliases=("gpm", "gal/min", "gallons per minute", "gallon per minute",
                 "US gallons per minute", "US gallon per minute")),
-    # data size, in megabytes: decimal prefixes multiply by 1000, binary ones by 1024
+    # data size, in megabytes: decimal prefixes multiply by 1000, binary ones by 1024;
+    # "512Mi" and "1Gi" are how container limits write the binary ones
     _u("byte", "size_mb", "0.000001", aliases=("bytes", "byte"), exact=("B",)),
     _u("kilobyte", "size_mb", "0.001", aliases=("KB", "kilobytes", "kilobyte")),
     _u("megabyte", "size_mb", aliases=("MB", "megabytes", "megabyte")),
     _u("gigabyte", "size_mb", 1000, aliases=("GB", "gigabytes", "gigabyte")),
     _u("terabyte", "size_mb", 1000000, aliases=("TB", "terabytes", "terabyte")),
-    _u("kibibyte", "size_mb", "0.001024", aliases=("KiB", "kibibytes", "kibibyte")),
-    _u("mebibyte", "size_mb", "1.048576", aliases=("MiB", "mebibytes", "mebibyte")),
-    _u("gibibyte", "size_mb", "1073.741824", aliases=("GiB", "gibibytes", "gibibyte")),
-    _u("tebibyte", "size_mb", "1099511.627776", aliases=("TiB", "tebibytes", "tebibyte")),
+    _u("kibibyte", "size_mb", "0.001024", aliases=("KiB", "kibibytes", "kibibyte"), exact=("Ki",)),
+    _u("mebibyte", "size_mb", "1.048576", aliases=("MiB", "mebibytes", "mebibyte"), exact=("Mi",)),
+    _u("gibibyte", "size_mb", "1073.741824", aliases=("GiB", "gibibytes", "gibibyte"),
+       exact=("Gi",)),
+    _u("tebibyte", "size_mb", "1099511.627776", aliases=("TiB", "tebibytes", "tebibyte"),
+       exact=("Ti",)),
     # length, in metres
     _u("millimetre", "length_m", "0.001",
        aliases=("mm", "millimeters", "millimetres", "millimeter", "millimetre")),
@@ -143,6 +146,11 @@ UNITS: tuple[Unit, ...] = (
        aliases=("mL", "milliliters", "millilitres", "milliliter", "millilitre")),
     _u("litre", "volume_l", aliases=("liters", "litres", "liter", "litre"), exact=("L", "l")),
     _u("US gallon", "volume_l", _GALLON, aliases=("gallons", "gallon", "gal")),
+    # a cubic foot is exactly 0.3048³ m³; text is read in NFKC form, where "ft³" is "ft3"
+    _u("cubic foot", "volume_l", "28.316846592",
+       aliases=("cubic feet", "cubic foot", "cu ft", "cu. ft.", "cu. ft", "ft3")),
+    _u("cubic metre", "volume_l", 1000,
+       aliases=("cubic meters", "cubic metres", "cubic meter", "cubic metre"), exact=("m3",)),
     # pressure, in kilopascals
     _u("pascal", "pressure_kpa", "0.001", aliases=("pascals", "pascal"), exact=("Pa",)),
     _u("kilopascal", "pressure_kpa", aliases=("kPa", "kilopascals", "kilopascal")),

@@ -19,7 +19,12 @@ from decimal import Decimal
 from quantcheck.quantities import units
 from quantcheck.quantities.structured.cells import Cell, Records, Region, Span
 from quantcheck.quantities.structured.lines import Lines
-from quantcheck.quantities.structured.statements import Statement, stated
+from quantcheck.quantities.structured.statements import (
+    Statement,
+    caption_statement,
+    stated,
+    units_line,
+)
 from quantcheck.quantities.structured.tables import Field, is_number, table_cells
 
 # A column name: a few words at most, no sentence punctuation.
@@ -29,6 +34,7 @@ _METADATA = re.compile(r"#[ \t]*+(?P<key>[^\W\d_][\w \-]{0,39}?)[ \t]*+:[ \t]*+(
 _DELIMITERS = ("\t", ",", ";")
 _DIGIT = re.compile(r"\d")
 _UNIT_KEY = "unit"
+_UNITS_KEY = "units"
 _TITLE_KEY = "title"
 _CURRENCY_KEY = "currency"
 
@@ -82,17 +88,25 @@ def _comments(
     record = next(records)
     unit: str | None = None
     scale = Decimal(1)
+    # Units the comments give column by column ("# units: precip mm; snow_depth cm",
+    # "# median_household_income in USD").
+    columns: list[tuple[frozenset[str], str]] = []
     for number in range(first, stop):
         body = lines.bodies[number]
         match = _METADATA.match(body, len(body) - len(body.lstrip()))
         if match is None:
             prose.append((lines.starts[number], lines.end(number)))
+            said = caption_statement(body.lstrip().lstrip("#").strip())
+            if said is not None:
+                columns += said.columns
             continue
         key = match["key"]
         start = lines.starts[number] + match.end()
         value = body[match.end() :].rstrip()
         cells.append(Cell(key, (key,), start, start + len(value), record))
         folded = key.casefold()
+        if folded == _UNITS_KEY:
+            columns += units_line(value)
         if folded == _CURRENCY_KEY and value in units.CURRENCY_PREFIXES:
             # "# currency: EUR" beside "# unit: millions": both speak of the values.
             unit = value
@@ -103,8 +117,9 @@ def _comments(
                 unit = statement.unit or unit
             if folded == _UNIT_KEY and unit is None:
                 unit = value
-    caption = Statement(scale, unit) if unit is not None or scale != 1 else None
-    return cells, prose, caption
+    if unit is None and scale == 1 and not columns:
+        return cells, prose, None
+    return cells, prose, Statement(scale, unit, tuple(columns))
 
 
 def _is_column_name(name: str) -> bool:

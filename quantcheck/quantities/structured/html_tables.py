@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from quantcheck.quantities.structured.cells import Records, Region, Span
-from quantcheck.quantities.structured.statements import stated
+from quantcheck.quantities.structured.statements import caption_statement
 from quantcheck.quantities.structured.tables import Field, caption_before, table_cells
 
 # Tag patterns stop at the next "<", so an unclosed "<" costs one scan to the next tag.
@@ -116,7 +116,7 @@ def _region(table: _Table, end: int, records: Records) -> Region:
         written = _content(table.text, *table.caption)
         if written.start < written.end:
             prose.append((written.start, written.end))
-        caption = stated(written.text)
+        caption = caption_statement(written.text)
     if caption is None:
         caption = caption_before(table.text, table.start)
     cells = table_cells(header, ([cell.field for cell in row] for row in rows), caption, records)

@@ -150,13 +150,34 @@ class _Units:
             cut = key.rfind("_")
             while cut > 0:
                 # "precip_prob" is a probability, whatever unit "precip" is in.
-                if key[:cut] in entries and key[cut + 1 :].casefold() not in PERCENT_KEY_WORDS:
-                    return entries[key[:cut]]
+                head, rest = key[:cut], key[cut + 1 :].casefold()
+                if not PERCENT_KEY_WORDS.isdisjoint(rest.split("_")):
+                    break
+                if head in entries:
+                    return entries[head]
+                # "precip_total" under {"precipitation": "mm"}: a key may shorten the
+                # word the map spells out.
+                spelled = [name for name in entries if _abbreviates(head, name)]
+                if len(spelled) == 1:
+                    return entries[spelled[0]]
                 cut = key.rfind("_", 0, cut)
             for component in reversed(path[:-1]):
                 if component in entries:
                     return entries[component]
         return None
+
+
+# A shortened key is at least this long: "temp" for "temperature", never "t".
+_SHORTEST_ABBREVIATION = 4
+
+
+def _abbreviates(short: str, name: str) -> bool:
+    """Whether a key is a shortening of a units map's key: "precip" of "precipitation"."""
+    return (
+        len(short) >= _SHORTEST_ABBREVIATION
+        and len(name) > len(short)
+        and name.casefold().startswith(short.casefold())
+    )
 
 
 @dataclass(slots=True)

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from quantcheck.quantities import units
+from quantcheck.quantities import units, written_units
+from quantcheck.quantities.phrases import MONEY_KEY_WORDS
 
 # A caption longer than this is a sentence, not a caption.
 MAX_CAPTION = 200
@@ -43,10 +44,19 @@ _FILLER_WORDS = frozenset({"in", "of", "amounts"})
 
 @dataclass(frozen=True, slots=True)
 class Statement:
-    """What a caption or header states: a multiplier and the unit text (None if none)."""
+    """What a caption or header states: a multiplier and the unit text (None if none);
+    a caption may also state units column by column ("MSRP in US dollars", "# units:
+    precip mm; snow_depth cm"): each as the words that name the column and the unit."""
 
     scale: Decimal = Decimal(1)
     unit: str | None = None
+    columns: tuple[tuple[frozenset[str], str], ...] = ()
+
+    def unit_of(self, column: str) -> str | None:
+        """The unit this statement gives the column named ``column``, if it names one."""
+        named = _words(column)
+        found = [unit for subject, unit in self.columns if _names(subject, named)]
+        return found[0] if len(set(found)) == 1 else None
 
 
 @lru_cache(maxsize=4096)
@@ -75,6 +85,8 @@ def _compact(body: str) -> Statement | None:
     """A bracketed statement: currencies, scale words and letters, "000", unit words,
     and nothing else ("$M", "USD millions", "in € thousands", "000s", "$'000")."""
     body = body.split("except", 1)[0]
+    if body.strip().casefold() == "in":
+        return Statement(unit="inch")  # "Sizes (in)": inches, not a filler word
     scale: Decimal | None = None
     unit: str | None = None
     letters: list[str] = []
@@ -133,3 +145,117 @@ def _unit_before(word: str | None) -> str | None:
     if word in units.CURRENCY_PREFIXES or units.lookup(word) is not None:
         return word
     return None
+
+
+def caption_statement(text: str) -> Statement | None:
+    """What a caption or a comment line above a table states: a scale and unit for every
+    cell (see :func:`stated`), and units for the columns it names: "Fuel economy in
+    EPA-estimated mpg; MSRP in US dollars", "median_household_income in USD", "All
+    prices in USD" (every column of money)."""
+    found = stated(text)
+    columns = _column_units(text)
+    if not columns:
+        return found
+    if found is None:
+        return Statement(columns=columns)
+    return Statement(found.scale, found.unit, columns)
+
+
+def units_line(text: str) -> tuple[tuple[frozenset[str], str], ...]:
+    """The units a ``# units:`` line gives column by column: "temperature degC; precip
+    mm (water equivalent); snow_depth cm"."""
+    found = []
+    for clause in _CLAUSE_SPLIT.split(text[:MAX_CAPTION]):
+        match = _NAMED_UNIT.fullmatch(clause.strip())
+        if match is not None and (unit := _unit_text(match["unit"])) is not None:
+            found.append((_words(match["subject"]), unit))
+    return tuple(found)
+
+
+# Clauses of a caption: split at a semicolon, or a full stop before a space.
+_CLAUSE_SPLIT = re.compile(r";|\.(?=\s)")
+# "MSRP in US dollars (base trim)", "All prices are shown in USD".
+_SUBJECT_IN = re.compile(
+    r"(?i:all\s+)?(?P<subject>[A-Za-z][\w /&'\-]{0,40}?)\s+"
+    r"(?i:(?:are|is)\s+)?(?i:(?:given|shown|quoted|listed|expressed|stated|reported)\s+)?"
+    r"(?i:in)\s+(?P<unit>[^()]{1,40}?)\s*(?:\(.*)?"
+)
+# "precip mm (water equivalent)": a column's name and its unit.
+_NAMED_UNIT = re.compile(r"(?P<subject>[A-Za-z][\w\-]{0,40})\s+(?P<unit>[^\s()]{1,12})\s*(?:\(.*)?")
+_WORD = re.compile(r"[a-z]+")
+# Words that name no column: articles, and what every column of a table is.
+_NOT_NAMES = frozenset({"the", "a", "an", "of", "and", "all", "data", "figure", "figures", "value",
+                        "values", "amount", "amounts", "column", "columns"})  # fmt: skip
+# Subjects that mean every column of money: "All prices in USD".
+_MONEY_SUBJECTS = frozenset({"price", "prices", "cost", "costs", "fare", "fares", "fee", "fees",
+                             "rate", "rates", "charge", "charges", "amount", "amounts",
+                             "figure", "figures", "value", "values"})  # fmt: skip
+MONEY_COLUMN = frozenset({"*money*"})
+# Qualifiers a column's name may glue to its quantity: "tmax", "tmin", "tavg".
+_GLUED_QUALIFIER = re.compile(r"([a-z]+?)(?:max|min|avg|mean)")
+_SHORTEST_STEM = 4
+
+
+def _column_units(text: str) -> tuple[tuple[frozenset[str], str], ...]:
+    if len(text) > 2 * MAX_CAPTION:
+        return ()
+    found = []
+    for clause in _CLAUSE_SPLIT.split(text):
+        match = _SUBJECT_IN.fullmatch(clause.strip())
+        if match is None or _IN_SCALE.search(clause) is not None:
+            continue
+        unit = _unit_text(match["unit"])
+        if unit is None:
+            continue
+        subject = _words(match["subject"])
+        money = subject & _MONEY_SUBJECTS and _is_currency(unit)
+        if money:
+            found.append((MONEY_COLUMN, unit))
+        elif subject:
+            found.append((subject, unit))
+    return tuple(found)
+
+
+def _unit_text(text: str) -> str | None:
+    """The unit a short text names, read from its end: "US dollars", "EPA-estimated mpg"
+    is mpg, "2024 inflation-adjusted USD" is USD; None when it names none."""
+    parts = text.replace("-", " ").split()
+    for size in range(min(len(parts), 3), 0, -1):
+        candidate = " ".join(parts[-size:])
+        if units.lookup(candidate) is not None or candidate in units.CURRENCY_PREFIXES:
+            return candidate
+        if size == 1 and written_units.as_written(candidate) is not None:
+            return candidate
+    return None
+
+
+def _is_currency(unit: str) -> bool:
+    found = units.lookup(unit)
+    category = units.CURRENCY_PREFIXES.get(unit) or (found.category if found else "")
+    return category.startswith("money_")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.casefold())) - _NOT_NAMES
+
+
+def _names(subject: frozenset[str], column: frozenset[str]) -> bool:
+    """Whether a caption's subject names a column: every word of the subject is a word of
+    the column's name ("land area" of "land_area_sq_mi"), or one a word of it shortens
+    ("precip" of "precipitation"), or the start of one a word glues a qualifier to
+    ("tmax" of "temperature")."""
+    if subject == MONEY_COLUMN:
+        return not column.isdisjoint(MONEY_KEY_WORDS)
+    return bool(subject) and all(
+        any(_same_word(word, named) for named in column) for word in subject
+    )
+
+
+def _same_word(word: str, named: str) -> bool:
+    if word == named:
+        return True
+    long_enough = len(word) >= _SHORTEST_STEM and len(named) >= _SHORTEST_STEM
+    if long_enough and (word.startswith(named) or named.startswith(word)):
+        return True
+    glued = _GLUED_QUALIFIER.fullmatch(named)
+    return glued is not None and word.startswith(glued.group(1))

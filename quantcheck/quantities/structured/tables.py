@@ -16,7 +16,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from quantcheck.quantities.structured.cells import Cell, Records
-from quantcheck.quantities.structured.statements import MAX_CAPTION, Statement, stated
+from quantcheck.quantities.structured.statements import (
+    MAX_CAPTION,
+    Statement,
+    caption_statement,
+    stated,
+)
 
 # A number as a table writes it: "1,234", "-5.2", "(1,234)", "$12.50", "25%".
 _NUMERIC = re.compile(r"[(+\-−]?[$€£¥₹]?[ ]?\d[\d,]*+(?:\.\d++)?[ ]?%?\)?")
@@ -101,7 +106,7 @@ def caption_before(text: str, start: int) -> Statement | None:
         plain = _TAG.sub(" ", window[number]).strip()
         if plain:
             # A line cut by the window is longer than any caption.
-            return None if number == 0 and cut > 0 else stated(plain)
+            return None if number == 0 and cut > 0 else caption_statement(plain)
     return None
 
 
@@ -126,6 +131,8 @@ class _Column:
         self.path = (name,) if name else ()
         self.caption = caption
         self.own = stated(name) if name else None
+        # The unit the caption gives this column by name ("MSRP in US dollars").
+        self.named_unit = caption.unit_of(name) if caption is not None and name else None
         words = {word.casefold() for word in _WORDS.findall(name)}
         self.not_amount = not words.isdisjoint(_NOT_AMOUNTS) or (
             not words.isdisjoint(_TIME_HEADERS) and words <= _TIME_HEADERS | _TIME_QUALIFIERS
@@ -140,7 +147,7 @@ class _Column:
 
     def _stated(self, per_unit_row: bool, not_amount_row: bool) -> tuple[Decimal, str | None]:
         own, caption = self.own, self.caption
-        own_unit = own.unit if own is not None else None
+        own_unit = (own.unit if own is not None else None) or self.named_unit
         caption_unit = caption.unit if caption is not None else None
         if own is not None and own.scale != 1:
             return own.scale, own_unit or caption_unit
