@@ -32,6 +32,10 @@ from quantcheck.quantities.phrases import ANCHOR_SYNONYMS, ANCHOR_UNWORDS, IDENT
 
 Anchors = frozenset[str]
 
+# How much of a document's start is read for its title and caption, and the lines of it
+# that are markup or keys rather than words about the data.
+_TOPIC_REACH = 400
+_NOT_TOPIC = re.compile(r"[|<\t{\[]|:\s*$")
 # How far a window reaches on each side of a value: a clause rarely says what a number is
 # of from further away, and the bound keeps the cost per value constant.
 _REACH = 160
@@ -39,14 +43,19 @@ _REACH = 160
 _WORD = re.compile(r"[A-Za-z](?:[A-Za-z']|-(?=[A-Za-z]))*")
 # Where the words between two values change hands; a comma counts as one of these.
 _HANDOVER = frozenset({"and", "or", "but", "while", "whereas", "versus", "vs", "compared"})
+# Between two values of one kind, these start the second one's phrase: "25.86°C with a
+# feels like temperature of 26.88°C".
+_SECOND_OPENERS = frozenset({"with", "against"})
 _COMMA = ","
+# Conjunctions that join clauses, not items of a list ("five days or fewer").
+_JOINERS = frozenset({"and", "but", "while", "whereas"})
 # A clause stops at a full stop, a semicolon, a line break or a conjunction that starts a
 # contrasting or subordinate clause ("..., while full-year revenue growth is expected");
-# in data, a cell also stops at a quote or a bracket.
+# in data, a cell also stops at a quote, a bracket or a field separator.
 _CLAUSE_STOP = re.compile(
     r"[.!?;](?=\s)|\n|\b(?:while|whereas|although|though|but|despite|because|however)\b"
 )
-_CELL_STOP = re.compile(r"[.!?;](?=\s)|[\n'\"{}\[\]]")
+_CELL_STOP = re.compile(r"[.!?;](?=\s)|[\n'\"{}\[\]|\t,]")
 # At most this many characters, all conjunctions and commas, between listed values, and
 # at most this many values on each side of one.
 _LIST_GAP = 12
@@ -80,6 +89,13 @@ def key_words(key: str) -> Anchors:
     """The anchor words of a key path or a row label ("main > temp_max": temp, max), and
     the names of the records it passes through that are numbers ("variants > 45mm")."""
     words = {anchor for part in _KEY_PART.findall(key) for anchor in anchor_words(part)}
+    # A hyphenated label is also the one word prose reads it as: "Semi-finalist".
+    words.update(
+        anchor
+        for word in _WORD.findall(key)
+        if "-" in word
+        for anchor in anchor_words(word.replace("-", ""))
+    )
     for component in key.split(" > "):
         if _NUMBER_NAME.fullmatch(component.strip()):
             words |= number_anchors(component)
@@ -174,7 +190,8 @@ def window(values: Values, same: Sequence[Mention], at: int, *, data: bool) -> A
     cut = stop.search(text, end, high)
     if cut is not None:
         high = cut.start()
-    left = _left(values, same[first - 1] if first > 0 else None, low, start)
+    kin = same[first - 1] if first > 0 else None
+    left = _left(values, kin, low, start, same[first].fact.category)
     right = _right(values, same[last + 1] if last + 1 < len(same) else None, end, high)
     found = {anchor for token in (*left, *right) for anchor in anchor_words(token)}
     for member in same[first : last + 1]:
@@ -183,10 +200,11 @@ def window(values: Values, same: Sequence[Mention], at: int, *, data: bool) -> A
     return frozenset(found)
 
 
-def _left(values: Values, kin: Mention | None, low: int, start: int) -> list[str]:
+def _left(values: Values, kin: Mention | None, low: int, start: int, category: str) -> list[str]:
     """The words before a value that are its own: back to the last conjunction or comma
-    with a value before it, past values of other categories ("Revenue rose 5% to $3.1
-    billion": revenue is said of both), halfway to a value of its own category."""
+    with a value of its category before it, past values of other categories ("Revenue
+    rose 5% to $3.1 billion": revenue is said of both), halfway to a value of its own
+    category."""
     text = values.text
     passed: list[str] = []
     position = start
@@ -195,11 +213,20 @@ def _left(values: Values, kin: Mention | None, low: int, start: int) -> list[str
         if neighbour is None or neighbour.span.end <= low:
             return _tokens(text, low, position) + passed
         gap = _tokens(text, neighbour.span.end, position)
-        cut = _last_handover(gap)
+        # Words change hands at a comma or a conjunction between values of one kind ("the
+        # small costs $12, and the large $18"); after a value of another kind, only where a
+        # conjunction joins another clause: a phrase before a comma that qualifies it
+        # still speaks of this value ("For tours of five days or fewer, the deposit is $250").
+        if neighbour.fact.category == category:
+            cut = _last_handover(gap)
+        else:
+            joiners = (n for n in range(len(gap) - 1, -1, -1) if gap[n].casefold() in _JOINERS)
+            cut = next(joiners, None)
         if cut is not None:
             return gap[cut + 1 :] + passed
         if neighbour is kin:
-            return gap[len(gap) // 2 :] + passed
+            opener = next((n for n, token in enumerate(gap) if token in _SECOND_OPENERS), None)
+            return gap[len(gap) // 2 if opener is None else opener + 1 :] + passed
         passed = gap + passed
         position = neighbour.span.start
 
@@ -269,6 +296,26 @@ class DocumentAnchors:
     _starts: dict[str, list[int]] = field(default_factory=dict)
     _anchors: dict[tuple[str, int, int], Anchors] = field(default_factory=dict)
     _by_word: dict[str, dict[str, list[Mention]]] = field(default_factory=dict)
+    _topic: Anchors | None = None
+
+    @property
+    def topic(self) -> Anchors:
+        """The words of what comes before a document's data (its title and caption): what
+        every value of the data is said of ("General Fund Appropriations by Department")."""
+        if self._topic is None:
+            first = next((m.span.start for m in self.mentions if m.key is not None), 0)
+            # A table's header and a record's keys name columns and keys, not the whole:
+            # the line the data starts on and the one above it (a CSV header), lines of
+            # table markup, and lines that open a nested part ("server:") are left out.
+            lines = self.text[: min(first, _TOPIC_REACH)].split("\n")[:-2]
+            self._topic = frozenset(
+                anchor
+                for line in lines
+                if not _NOT_TOPIC.search(line)
+                for token in _WORD.findall(line)
+                for anchor in anchor_words(token)
+            )
+        return self._topic
 
     def of(self, mention: Mention) -> Anchors:
         """The anchors of one value of the document."""
@@ -337,6 +384,7 @@ def said_of_something_else(
     found: Anchors,
     rivals: Sequence[tuple[Mention, Anchors]],
     spread: Callable[[str], int],
+    topic: Anchors = frozenset(),
 ) -> Mention | None:
     """The rival an occurrence's value belongs to instead, by the rule above; None when
     the claim's words do not set it apart from the occurrence."""
@@ -351,6 +399,10 @@ def said_of_something_else(
             # sale) is the document's topic, not what sets one value apart; data keys
             # are what they are wherever they repeat.
             naming = frozenset(word for word in naming if spread(word) <= 1)
+        else:
+            # A word of the data's title is said of all of it: "general fund" of a
+            # "General Fund Appropriations" table names no row ("General Government").
+            naming -= topic
         if naming and not claimed & (found - theirs):
             return rival
     return None

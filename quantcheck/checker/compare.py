@@ -237,16 +237,30 @@ def _binding(
     if not found:
         return Binding(claimed, found)  # what cannot be read is never said of another
     stated = {m.fact.value for m in companions}
+    # A data value read in another category than the claim's (a share "6.241" for
+    # "6.241%") has rivals in both: the next column may have been read with its unit.
+    categories = dict.fromkeys(
+        (candidate.fact.category, claim.fact.category)
+        if candidate.key is not None
+        else (candidate.fact.category,)
+    )
     rivals = [
         (rival, anchors.of(rival))
-        for rival in anchors.rivals(candidate.fact.category, claimed)
+        for category in categories
+        for rival in anchors.rivals(category, claimed)
         if rival.fact != candidate.fact
         and rival.fact.value not in stated
         and periods_agree(claim, rival)
     ]
-    category = candidate.fact.category
+    # The rival the claim's words name best is the one a reason should name.
+    rivals.sort(key=lambda pair: -len(claimed & pair[1]))
     rival = said_of_something_else(
-        claimed, candidate, found, rivals, lambda word: anchors.spread(category, word)
+        claimed,
+        candidate,
+        found,
+        rivals,
+        lambda word: sum(anchors.spread(category, word) for category in categories),
+        anchors.topic,
     )
     if rival is None:
         return Binding(claimed, found)

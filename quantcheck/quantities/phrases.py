@@ -432,6 +432,17 @@ ANCHOR_SYNONYMS: dict[str, str] = {
     "rainfall": "rain",
     "employee": "staff",
     "worker": "staff",
+    # abbreviations tables use for the words answers spell out
+    "hwy": "highway",
+    "avg": "average",
+    "qty": "quantity",
+    "yr": "year",
+    "precip": "rain",
+    "pop": "population",
+    "dept": "department",
+    "govt": "government",
+    "intl": "international",
+    "approx": "approximate",
 }
 
 # Words of a data key that make its value a name rather than a quantity ("homeTeam >
