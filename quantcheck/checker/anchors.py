@@ -384,6 +384,7 @@ def said_of_something_else(
     found: Anchors,
     rivals: Sequence[tuple[Mention, Anchors]],
     spread: Callable[[str], int],
+    *,
     topic: Anchors = frozenset(),
 ) -> Mention | None:
     """The rival an occurrence's value belongs to instead, by the rule above; None when

@@ -260,7 +260,7 @@ def _binding(
         found,
         rivals,
         lambda word: sum(anchors.spread(category, word) for category in categories),
-        anchors.topic,
+        topic=anchors.topic,
     )
     if rival is None:
         return Binding(claimed, found)
