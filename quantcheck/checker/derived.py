@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 
+from quantcheck.checker.anchored import worked_out
 from quantcheck.checker.index import EvidenceIndex
 from quantcheck.checker.periods import periods_agree
 from quantcheck.quantities import dates
@@ -39,6 +40,9 @@ from quantcheck.quantities.phrases import (
     CHANGE_WORDS,
     DIFFERENCE_WORDS,
     FRACTION_KEY_WORDS,
+    NEAR_DIFFERENCE_WORDS,
+    RATE_WORDS,
+    SHARE_WORDS,
     TOTAL_WORDS,
 )
 from quantcheck.quantities.readings import values_of
@@ -95,8 +99,10 @@ def derive(
     if fact.category == "multiple":
         return _ratio(claim, index, agrees)
     if fact.category == PERCENT:
-        return (_change(claim, index, agrees) if "change" in said else None) or _share(
-            claim, index, agrees
+        return (
+            (_change(claim, index, agrees) if "change" in said else None)
+            or _share(claim, index, agrees)
+            or _anchored(claim, index, companions, _near_cues(wording, claim), agrees)
         )
     return (
         _enumeration(claim, index)
@@ -107,14 +113,47 @@ def derive(
             else None
         )
         or _product(claim, index, companions, agrees)
+        or _anchored(claim, index, companions, _near_cues(wording, claim), agrees)
     )
+
+
+def _anchored(
+    claim: Mention,
+    index: EvidenceIndex,
+    companions: Sequence[Mention],
+    said: frozenset[str],
+    agrees: _Agrees,
+) -> Derivation | None:
+    """A value the claim works out from another value it states (see :mod:`.anchored`)."""
+    worked = worked_out(claim, index, companions, said, agrees)
+    return None if worked is None else Derivation(worked.computation, worked.sources)
 
 
 _CUES = {
     "total": re.compile(rf"\b(?i:{'|'.join(map(re.escape, TOTAL_WORDS))})\b"),
+    "rate": re.compile(rf"\b(?i:{'|'.join(map(re.escape, RATE_WORDS))})\b"),
+    "share": re.compile(rf"(?<!\w)(?i:{'|'.join(map(re.escape, SHARE_WORDS))})\b"),
     "difference": re.compile(rf"\b(?i:{'|'.join(map(re.escape, DIFFERENCE_WORDS))})\b"),
     "change": re.compile(rf"\b(?i:{'|'.join(map(re.escape, (*CHANGE_WORDS, *CHANGE_NOUNS)))})\b"),
 }
+
+
+def _near_cues(wording: str, claim: Mention) -> frozenset[str]:
+    """The kinds of computation the words next to a claimed value speak of, within its
+    sentence: where an answer says what it computed ("$47 cheaper", "adds up to $47.65",
+    "about $189 a month", "up 582 students")."""
+    start, end = claim.span.start, claim.span.end
+    before = _SENTENCE_STOP.split(wording[max(0, start - _NEAR) : start])[-1]
+    after = _SENTENCE_STOP.split(wording[end : end + _NEAR])[0]
+    near = f"{before} {claim.text} {after}"
+    said = _cues(near)
+    return said | {"difference"} if _NEAR_DIFFERENCE.search(near) else said
+
+
+# How far the words that say what a value computes stand from it, in characters.
+_NEAR = 40
+_SENTENCE_STOP = re.compile(r"[.;!?](?:\s|$)")
+_NEAR_DIFFERENCE = re.compile(rf"\b(?i:{'|'.join(map(re.escape, NEAR_DIFFERENCE_WORDS))})\b")
 
 
 def _cues(wording: str) -> frozenset[str]:

@@ -251,7 +251,23 @@ CLOCK_MARKERS: frozenset[str] = frozenset(("am", "pm", "a.m", "p.m"))
 TOTAL_WORDS: tuple[str, ...] = (
     "total", "totals", "totaled", "totalled", "totaling", "totalling", "combined",
     "altogether", "in all", "sum", "together", "cumulative", "cumulatively", "aggregate",
-    "overall",
+    "overall", "add up", "adds up", "added up", "comes to", "come to", "came to", "brings",
+    "bring", "brought", "whole", "entire", "plus",
+)
+# Words that make a claimed percentage a share of one value in another: "an acceptance rate
+# of roughly 71%", "made up about 19% of enrollment".
+SHARE_WORDS: tuple[str, ...] = (
+    "% of", "percent of", "share", "proportion", "rate", "ratio", "margin", "made up",
+    "make up", "makes up",
+    "accounts for", "account for", "accounted for", "represents", "represent",
+    "represented", "comprise", "comprises", "comprised",
+)
+# Words that make a claimed value a rate, an amount per one of something: "each bar costs
+# about 92 cents", "about $189 a month".
+RATE_WORDS: tuple[str, ...] = (
+    "per", "each", "apiece", "every", "a day", "a night", "a week", "a month", "a year",
+    "an hour", "a head", "a person", "daily", "nightly", "weekly", "monthly", "yearly",
+    "annually", "hourly", "average", "averaged", "averages", "works out",
 )
 # Words after a value with a unit that give it to a bare number next: "two hours
 # instead of three and a half", "12 °C against 9".
@@ -265,8 +281,11 @@ DIFFERENCE_WORDS: tuple[str, ...] = (
     "difference", "differ", "differs", "gap", "margin", "spread", "apart", "ahead",
     "behind", "more", "less", "fewer", "larger", "smaller", "bigger", "higher", "lower",
     "longer", "shorter", "cheaper", "above", "below", "saves", "save", "saving",
-    "savings", "surplus", "deficit", "extra",
+    "savings", "surplus", "deficit", "extra", "better", "worse",
 )
+# Words that speak of a difference only right beside the value they compute: "up 582
+# students", "rose by $150", "4.1 million over budget".
+NEAR_DIFFERENCE_WORDS: tuple[str, ...] = ("over", "under", "beat", "beats", "up", "down", "by")
 CHANGE_NOUNS: tuple[str, ...] = (
     "growth", "gain", "gains", "loss", "losses", "rise", "drop", "decline", "jump",
     "increase", "decrease", "change", "higher", "lower", "more", "less",
