@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 
 from quantcheck.checker.anchored import worked_out
+from quantcheck.checker.elapsed import elapsed
 from quantcheck.checker.index import EvidenceIndex
 from quantcheck.checker.periods import periods_agree
 from quantcheck.quantities import dates
@@ -88,6 +89,9 @@ def derive(
         return None
     if fact.relation is Relation.RANGE:
         return _extremes(claim, index)
+    between = elapsed(claim, index, wording, companions)
+    if between is not None:
+        return Derivation(between.computation, between.sources)
     if fact.relation is not Relation.EQ:
         return None
     agrees = _agreement(claim)

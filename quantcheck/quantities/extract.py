@@ -170,8 +170,16 @@ class _Reader:
             return self._period(m, dates.month_of_year(m["ym_m"], m["ym_y"]))
         if m["iso"] is None:
             year = m["dmy_y"] or (None if m["dmy_yy"] is None else dates.pivot_year(m["dmy_yy"]))
-            value = dates.calendar_date(year, dates.month_number(m["dmy_m"]), m["dmy_d"])
-            return self._period(m, value)
+            number = dates.month_number(m["dmy_m"])
+            value = dates.calendar_date(year, number, m["dmy_d"])
+            if m["dmy_d0"] is None:
+                return self._period(m, value)
+            # "16 to 19 May 2025": the days from one to the other.
+            first = dates.calendar_date(year, number, m["dmy_d0"])
+            context = read_context(self.scan, m.start(), allow_bound=False)
+            fact = Fact(value.category, Relation.RANGE, first.text, value.text)
+            self._add(fact, context, m.end(), problem=first.problem or value.problem)
+            return True
         year, month, day = m["iso"].split(m["iso_sep"])
         if m["iso_h"] is None:
             return self._period(m, dates.calendar_date(year, month, day))

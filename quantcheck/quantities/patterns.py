@@ -210,7 +210,8 @@ _FISCAL = r"(?i:fiscal(?:\s+year)?|FY)"
 
 # The start of a date written with digits first, which a range must not swallow ("from
 # 2026-10-01 to 2026-10-14", "from 1 Oct 2026").
-_DATE_AHEAD = rf"\d{{4}}-\d{{2}}-\d{{2}}|{_DAY}\s+(?:of\s+)?{_MONTH}(?![\w])"
+_DAY_RANGE = r"\s*+(?:[-–—]|to|through|until|till)\s*+"
+_DATE_AHEAD = rf"\d{{4}}-\d{{2}}-\d{{2}}|(?:{_DAY}{_DAY_RANGE})?{_DAY}\s+(?:of\s+)?{_MONTH}(?![\w])"
 
 DATE_ALTERNATIVES = (
     # ISO dates, with a time of day as in data ("2024-01-04T00:00", "2024-01-04 06:00Z")
@@ -221,7 +222,9 @@ DATE_ALTERNATIVES = (
     # a second day of the same month: "January 7th and 8th", "March 6–7", "June 19 and 20"
     rf"(?:\s*+(?P<mdy_join>and|or|&|[-–—]|to|through)\s*+(?P<mdy_d2>{_SECOND_DAY}))?"
     rf"(?:,?\s+(?P<mdy_y>{_YEAR}))?",
-    rf"(?<![\w.])(?P<dmy_d>{_DAY})\s+(?:of\s+)?(?P<dmy_m>{_MONTH})(?![\w])"
+    # a first day before the day and month: "16 to 19 May 2025", "6–7 March"
+    rf"(?<![\w.])(?:(?P<dmy_d0>{_DAY}){_DAY_RANGE})?(?P<dmy_d>{_DAY})\s+(?:of\s+)?"
+    rf"(?P<dmy_m>{_MONTH})(?![\w])"
     # "17 Jul 19": a two-digit year after a day and a month, as date lines abbreviate
     rf"(?:,?\s+(?P<dmy_y>{_YEAR})|\s+(?P<dmy_yy>\d{{2}})(?![\d:.,%\w]|\s*+[A-Za-z%]))?",
     rf"\b(?P<my_m>{_MONTH}),?\s+(?:of\s+)?(?P<my_y>{_YEAR})",
