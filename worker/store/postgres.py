@@ -270,6 +270,9 @@ class PostgresStore(DocumentStore):
         index_pending(staged, indexer, refuse_unindexable(kb_version))
 
     def contents_to_index(self, kb_version: str, stamp: FactsStamp) -> Contents:
+        """The contents of a loaded version, each read and written in a statement of its
+        own."""
+
         def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
             def work(conn: Connection) -> list[Any]:
                 # Like a load, a reindex reads and writes whole documents of any size.

@@ -236,6 +236,9 @@ class SqliteStore(DocumentStore):
         conn.execute("COMMIT")
 
     def contents_to_index(self, kb_version: str, stamp: FactsStamp) -> Contents:
+        """The contents of a loaded version, each read and written in a statement of its
+        own."""
+
         def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
             with self._reading() as conn:
                 return conn.execute(sql, params).fetchall()
