@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import operator
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -166,6 +167,9 @@ def _describe(kind: Kind) -> tuple[Any, ...]:
     )
 
 
+Encoder = Callable[[Any], Any]
+
+
 class _Encoder:
     """Collects the string, decimal and object tables of one root object."""
 
@@ -173,10 +177,16 @@ class _Encoder:
         self._plan = plan
         self._strings: dict[str, int] = {text: 0}
         self._decimals: dict[str, int] = {}
-        self._members: dict[type, dict[Any, int]] = {}
         self._seen: dict[type, dict[int, int]] = {p.cls: {} for p in plan.classes}
         self._columns: dict[type, list[list[Any]]] = {
             p.cls: [[] for _ in p.names] for p in plan.classes
+        }
+        self._encoders: dict[Kind, Encoder] = {}
+        # Per class: all its fields read in one call, and how each is stored.
+        self._fields = {
+            p.cls: (operator.attrgetter(*p.names), [self._encoder(k) for k in p.kinds])
+            for p in plan.classes
+            if p.names
         }
 
     def tables(self) -> dict[str, Any]:
@@ -197,63 +207,96 @@ class _Encoder:
         found = seen.get(id(obj))
         if found is not None:
             return found
-        planned = self._plan._classes[cls]
-        values = [
-            self.value(getattr(obj, n), k)
-            for n, k in zip(planned.names, planned.kinds, strict=True)
-        ]
-        for column, value in zip(self._columns[cls], values, strict=True):
-            column.append(value)
+        if cls in self._fields:
+            read, encoders = self._fields[cls]
+            values = read(obj)
+            if len(encoders) == 1:
+                values = (values,)
+            for column, encode, value in zip(self._columns[cls], encoders, values, strict=True):
+                column.append(encode(value))
         seen[id(obj)] = position = len(seen)
         return position
 
-    def value(self, value: Any, kind: Kind) -> Any:
+    def _encoder(self, kind: Kind) -> Encoder:
+        # Made once per kind and root object: kinds recur across classes and fields.
+        if kind not in self._encoders:
+            self._encoders[kind] = self._make(kind)
+        return self._encoders[kind]
+
+    def _make(self, kind: Kind) -> Encoder:
         tag = kind[0]
         if tag == "object":
-            return self.add(value, kind[1])
+            cls = kind[1]
+            return lambda value: self.add(value, cls)
         if tag == "optional":
-            if value is None:
-                return -1 if kind[1][0] in _INDEXED else None
-            return self.value(value, kind[1])
+            inner = self._encoder(kind[1])
+            none = -1 if kind[1][0] in _INDEXED else None
+            return lambda value: none if value is None else inner(value)
         if tag == "union":
-            for which, option in enumerate(kind[1]):
-                if _fits(value, option):
-                    return [which, self.value(value, option)]
-        elif tag in ("sequence", "fixed"):
-            if isinstance(value, (tuple, list, frozenset, set)):
-                parts = kind[1] if tag == "fixed" else [kind[2]] * len(value)
-                if len(parts) == len(value):
-                    return [self.value(i, p) for i, p in zip(value, parts, strict=True)]
-        elif tag == "mapping":
-            if isinstance(value, Mapping):
-                return [
-                    self.value(part, key_or_value)
-                    for pair in value.items()
-                    for part, key_or_value in zip(pair, kind[1:], strict=True)
-                ]
-        elif _fits(value, kind):
-            if tag == "str":
-                return self._strings.setdefault(value, len(self._strings))
-            if tag == "decimal":
-                return self._decimals.setdefault(str(value), len(self._decimals))
-            if tag == "enum":
-                members = self._members.get(kind[1])
-                if members is None:
-                    members = self._members[kind[1]] = {m: n for n, m in enumerate(kind[1])}
-                return members[value]
-            return value
-        raise TypeError(f"expected {_describe(kind)}, got {type(value).__qualname__}")
+            options = [(_checker(option), self._encoder(option)) for option in kind[1]]
+
+            def which(value: Any) -> Any:
+                for number, (fits, encode) in enumerate(options):
+                    if fits(value):
+                        return [number, encode(value)]
+                return _refuse(value, kind)
+
+            return which
+        if tag in ("sequence", "fixed"):
+            parts = [self._encoder(part) for part in kind[1]] if tag == "fixed" else []
+            each = self._encoder(kind[2]) if tag == "sequence" else None
+
+            def items(value: Any) -> Any:
+                if not isinstance(value, (tuple, list, frozenset, set)):
+                    return _refuse(value, kind)
+                if each is not None:
+                    return [each(item) for item in value]
+                if len(value) != len(parts):
+                    return _refuse(value, kind)
+                return [encode(item) for encode, item in zip(parts, value, strict=True)]
+
+            return items
+        if tag == "mapping":
+            key, item = self._encoder(kind[1]), self._encoder(kind[2])
+
+            def pairs(value: Any) -> Any:
+                if not isinstance(value, Mapping):
+                    return _refuse(value, kind)
+                return [part for k, v in value.items() for part in (key(k), item(v))]
+
+            return pairs
+        fits = _checker(kind)
+        if tag in ("str", "decimal"):
+            table = self._strings if tag == "str" else self._decimals
+            written = str if tag == "decimal" else None
+
+            def position(value: Any) -> Any:
+                if not fits(value):
+                    return _refuse(value, kind)
+                key = value if written is None else written(value)
+                found = table.get(key)
+                if found is None:
+                    found = table[key] = len(table)
+                return found
+
+            return position
+        if tag == "enum":
+            members = {member: n for n, member in enumerate(kind[1])}
+            return lambda value: members[value] if fits(value) else _refuse(value, kind)
+        return lambda value: value if fits(value) else _refuse(value, kind)
 
 
-def _fits(value: Any, kind: Kind) -> bool:
+def _checker(kind: Kind) -> Callable[[Any], bool]:
+    """Whether a value is one of ``kind`` (a kind stored as it is or as a table index)."""
     tag = kind[0]
-    if tag == "str":
-        return type(value) is str
-    if tag == "decimal":
-        return type(value) is Decimal
-    if tag in ("plain", "enum", "object"):
-        return type(value) is kind[1]
-    raise TypeError(f"no stored form for a union with {_describe(kind)}")
+    expected = {"str": str, "decimal": Decimal}.get(tag) or kind[1]
+    if tag not in _INDEXED and tag != "plain":
+        raise TypeError(f"no stored form for a union with {_describe(kind)}")
+    return lambda value: type(value) is expected
+
+
+def _refuse(value: Any, kind: Kind) -> Any:
+    raise TypeError(f"expected {_describe(kind)}, got {type(value).__qualname__}")
 
 
 class _Decoder:
