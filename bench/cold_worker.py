@@ -17,8 +17,9 @@ read_committed consumer; claims per second over the first minute of that (over t
 run when it is shorter); CPU per claim; peak RSS. The two kinds of run alternate for
 ``--rounds`` rounds, so machine noise hits both alike; the speed-up is the median over
 rounds of text seconds / facts seconds, against a goal of 2. Also measured: each load's
-time, and the bytes of the stored facts beside those of the texts. Results go to
-``bench/results/cold_worker.json``.
+time, the bytes of the stored facts beside those of the texts, and, in this process, the
+CPU time a checker takes to read every document's facts from the stored bytes and to
+extract them from the texts. Results go to ``bench/results/cold_worker.json``.
 
     .venv/bin/python -m bench.cold_worker [--claims 10000] [--rounds 3]
 """
@@ -45,7 +46,8 @@ from bench import distinct_workload, workload
 from bench.broker import Receiver, make_topics, shared_broker, unique_name
 from bench.common import write_result
 from bench.kafka_throughput import STALL_TIMEOUT_S, Bench, Published, StalledRunError
-from quantcheck.checker import Checker
+from quantcheck.checker import Checker, Document
+from quantcheck.checker.model import StoredFacts
 from quantcheck.inputs.claims import split_ids
 from quantcheck.inputs.documents import iter_documents
 
@@ -163,6 +165,34 @@ def load_stores(workdir: Path, documents: Path) -> tuple[dict[str, str], dict[st
     }
 
 
+def reading(texts: list[str]) -> dict[str, Any]:
+    """CPU seconds a fresh checker takes to index every text, from its stored facts and
+    from the text itself."""
+    writer = Checker()
+    stored = [Document(str(n), text) for n, text in enumerate(texts)]
+    with_facts = [
+        Document(
+            doc.doc_id,
+            doc.text,
+            facts=StoredFacts(writer.facts_stamp, writer.stored_facts(doc.text)),
+        )
+        for doc in stored
+    ]
+    seconds: dict[str, float] = {}
+    for kind, documents in (("decode", with_facts), ("extract", stored)):
+        checker = Checker()
+        started = time.process_time()
+        for doc in documents:
+            checker.evidence(doc)
+        seconds[kind] = time.process_time() - started
+    return {
+        "documents": len(texts),
+        "extract_cpu_seconds": round(seconds["extract"], 2),
+        "decode_cpu_seconds": round(seconds["decode"], 2),
+        "ratio": round(seconds["extract"] / seconds["decode"], 1),
+    }
+
+
 def _figures(runs: list[ColdRun], claims: int) -> dict[str, Any]:
     seconds = statistics.median(r.seconds for r in runs)
     return {
@@ -183,6 +213,7 @@ def measure(bootstrap: str, args: argparse.Namespace) -> dict[str, Any]:
         workdir = Path(tmp)
         written = distinct_workload.write_workload(workdir, 1)
         urls, load = load_stores(workdir, written.documents)
+        texts = [doc.text for doc in iter_documents(str(written.documents))]
         benches = {kind: ColdBench(bootstrap, workdir / kind, urls[kind]) for kind in KINDS}
         published = benches["facts"].publish(claims_workload(args.claims))
         runs: dict[str, list[ColdRun]] = {kind: [] for kind in KINDS}
@@ -203,6 +234,7 @@ def measure(bootstrap: str, args: argparse.Namespace) -> dict[str, Any]:
             "store": "sqlite",
             "delivery": "exactly-once",
             "load": load,
+            "reading": reading(texts),
             "facts": _figures(runs["facts"], args.claims),
             "text": _figures(runs["text"], args.claims),
             "speedup": round(speedup, 2),

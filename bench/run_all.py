@@ -261,11 +261,27 @@ def md_store_lookups(result: dict[str, Any]) -> list[str]:
             rate = figures["median_lookups_per_s"]
             rows.append([backend["backend"], mode, rate, _ratio(rate, cold)])
     versions = ", ".join(f"{k} {v}" for k, v in result.get("environment", {}).items())
+    loads = "; ".join(
+        f"{b['backend']} {b['load_with_facts_seconds']} s"
+        for b in result["results"]
+        if "load_with_facts_seconds" in b
+    )
+    with_facts = (
+        [
+            f"With facts: each document read with its stored facts, from a version of "
+            f"{result['results'][0]['facts_documents']:,} documents whose load with their "
+            f"facts took {loads}.",
+            "",
+        ]
+        if loads
+        else []
+    )
     return [
         f"{result['documents']:,} documents, {result['rounds']} rounds of "
         f"{result['lookups_per_round']:,} lookups, medians ({versions}).",
         "",
         *_table(["backend", "mode", "lookups/s", "vs cold"], rows),
+        *with_facts,
     ]
 
 
@@ -415,7 +431,7 @@ def md_replay_throughput(result: dict[str, Any]) -> list[str]:
 
 def md_cold_worker(result: dict[str, Any]) -> list[str]:
     """A cold worker's first claims with stored facts and extracting every document."""
-    load = result["load"]
+    load, reading = result["load"], result["reading"]
     rows = [
         [
             label,
@@ -456,6 +472,10 @@ def md_cold_worker(result: dict[str, Any]) -> list[str]:
         f"{'met' if goal['met'] else 'not met'}. Loading the documents took "
         f"{load['with_facts_seconds']} s with their facts and {load['texts_only_seconds']} s "
         f"without; the facts take {load['facts_mib']} MiB beside {load['text_mib']} MiB of text.",
+        "",
+        f"Reading the facts of all {reading['documents']:,} documents in one process: "
+        f"{reading['decode_cpu_seconds']} s of CPU from the stored facts, "
+        f"{reading['extract_cpu_seconds']} s extracting them ({reading['ratio']}x).",
         "",
     ]
 

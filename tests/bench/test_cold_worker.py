@@ -32,6 +32,10 @@ def test_a_tiny_run_reports_both_kinds_and_the_speed_up(kafka_broker: KafkaBroke
     load = result["load"]
     assert load["facts_mib"] > 0
     assert load["text_mib"] > 0
+    reading = result["reading"]
+    assert reading["documents"] == result["documents"]
+    assert reading["decode_cpu_seconds"] > 0
+    assert reading["extract_cpu_seconds"] > 0
     summary = "\n".join(md_cold_worker(result))
     assert "| stored facts |" in summary
     assert "| extracting from text |" in summary
