@@ -5,7 +5,11 @@ Loads 100,000 generated documents into each backend, then times single-document 
 
 * cold: a fresh cache every round, so every lookup is a query to the database;
 * cold, batches of 10: ten IDs per call, one query each, counted per document;
-* warm: every looked-up document already in the in-process cache.
+* warm: every looked-up document already in the in-process cache;
+* cold with facts, single and in batches: as a worker reads them, each document with the
+  facts ``docs load`` stored for it, from a version of the first ``--fact-documents``
+  documents loaded with their facts (how long that load took is reported too), up to
+  ``--lookups`` of them per round.
 
 PostgreSQL is the server at ``--postgres-url`` (or ``QUANTCHECK_BENCH_POSTGRES_URL``);
 without one, a throwaway server is started with ``deploy/local/postgres`` and removed at
@@ -33,8 +37,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from quantcheck.worker.store import CachingStore, DocumentStore, open_store
+from quantcheck.worker.store import CachingStore, DocumentStore, Indexer, open_store
 
+from quantcheck.checker import Checker
 from quantcheck.checker.model import Document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +101,7 @@ def measure(
     rounds: dict[str, list[float]] = {"cold": [], f"cold, batches of {BATCH}": [], "warm": []}
     rng = random.Random(7)
     for _ in range(args.rounds):
-        sample = rng.sample(ids, args.lookups)
+        sample = rng.sample(ids, min(args.lookups, len(ids)))
         cache = CachingStore(store, max_documents=args.lookups)
 
         def single(cache: CachingStore = cache, sample: list[str] = sample) -> None:
@@ -129,9 +134,24 @@ def bench_backend(name: str, url: str, args: argparse.Namespace) -> dict[str, An
         loaded = store.load_version(kb_version, documents(args.documents))
         load_s = time.perf_counter() - start
         rounds = measure(store, kb_version, ids, args)
+        # The facts of every document are made at load: a smaller version keeps that short.
+        indexed = args.fact_documents
+        checker = Checker()
+        start = time.perf_counter()
+        store.load_version(
+            f"bench-facts-{indexed}",
+            documents(indexed),
+            Indexer(checker.facts_stamp, checker.stored_facts),
+        )
+        facts_load_s = time.perf_counter() - start
+    with open_store(url, facts_scope=checker.facts_stamp.scope) as reader:
+        with_facts = measure(reader, f"bench-facts-{indexed}", ids[:indexed], args)
+    rounds |= {f"{mode}, with facts": v for mode, v in with_facts.items() if mode != "warm"}
     return {
         "backend": name,
         "load_seconds": round(load_s, 2) if loaded.created else None,
+        "facts_documents": indexed,
+        "load_with_facts_seconds": round(facts_load_s, 2),
         "modes": {
             mode: {
                 "median_lookups_per_s": round(statistics.median(values)),
@@ -155,6 +175,9 @@ def main() -> None:
     parser.add_argument("--documents", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--lookups", type=int, default=5_000, help="lookups per round and mode")
+    parser.add_argument(
+        "--fact-documents", type=int, default=2_000, help="documents loaded with their facts"
+    )
     parser.add_argument("--postgres-url", default=os.environ.get(URL_ENV))
     parser.add_argument("--backends", default="sqlite,postgres")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
@@ -182,6 +205,8 @@ def main() -> None:
             print(f"{result['backend']:<10} {mode:<22} {figures['median_lookups_per_s']:>10,}")
         if result["load_seconds"] is not None:
             print(f"{result['backend']:<10} {'load (seconds)':<22} {result['load_seconds']:>10}")
+        load_facts = f"load {result['facts_documents']} with facts (s)"
+        print(f"{result['backend']:<10} {load_facts:<22} {result['load_with_facts_seconds']:>10}")
 
     report = {
         "benchmark": "store_lookups",

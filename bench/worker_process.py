@@ -117,7 +117,7 @@ def main() -> None:
     checker = Checker(check_options(settings))
     metrics = Metrics(label_value_limit=settings.label_value_limit)
     store = CachingStore(
-        open_store(settings.store_url),
+        open_store(settings.store_url, facts_scope=checker.options.scope.value),
         settings.document_cache_size,
         settings.document_cache_mib * MIB,
     )

@@ -6,12 +6,13 @@ passes them in; nothing here performs I/O.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
 
-from quantcheck.checker import reasons
+from quantcheck.checker import index_codec, reasons
 from quantcheck.checker.compare import find_support
 from quantcheck.checker.evidence_cache import LruCache
 from quantcheck.checker.gates import citation_failure
@@ -21,6 +22,7 @@ from quantcheck.checker.model import (
     Document,
     EvidenceRef,
     FactCheck,
+    FactsStamp,
     MatchKind,
     Status,
     Verdict,
@@ -133,13 +135,30 @@ class Checker:
         return Verdict(status, reason, checks, tuple(sorted(flags)), refs, set_aside)
 
     def evidence(self, document: Document) -> EvidenceIndex:
-        """The document's extracted facts, computed once per distinct content."""
-        return self.evidence_cache.get_or_compute(
-            document.sha256,
-            lambda: EvidenceIndex.build(
-                extract_document(document.text, scope=self.options.scope), document.text
-            ),
-        )
+        """The document's indexed facts, read once per distinct content: from the facts
+        stored with it when they bear this checker's stamp, else from its text."""
+        return self.evidence_cache.get_or_compute(document.sha256, lambda: self._index(document))
+
+    @functools.cached_property
+    def facts_stamp(self) -> FactsStamp:
+        """The stamp of the facts this checker stores, and the only stamp it reads."""
+        return FactsStamp(self.options.scope.value, CHECKER_VERSION, index_codec.encoding())
+
+    def stored_facts(self, text: str) -> bytes:
+        """The facts of ``text`` as the store keeps them, under :attr:`facts_stamp`."""
+        return index_codec.encode_index(self._extracted(text))
+
+    def _index(self, document: Document) -> EvidenceIndex:
+        stored = document.facts
+        if stored is not None and stored.stamp == self.facts_stamp:
+            try:
+                return index_codec.decode_index(stored.data, document.text)
+            except index_codec.StoredIndexError:
+                pass  # unreadable stored facts are extracted again: no verdict rests on them
+        return self._extracted(document.text)
+
+    def _extracted(self, text: str) -> EvidenceIndex:
+        return EvidenceIndex.build(extract_document(text, scope=self.options.scope), text)
 
 
 def _with_multipliers(checks: tuple[FactCheck, ...]) -> tuple[FactCheck, ...]:

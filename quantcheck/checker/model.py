@@ -55,13 +55,35 @@ def sha256_text(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class FactsStamp:
+    """What made a document's stored facts: the scope they were read under, the checker
+    version and the encoding. A checker reads stored facts only under its own stamp, and
+    extracts the document again under any other."""
+
+    scope: str
+    checker_version: str
+    encoding: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFacts:
+    """A document's facts as the store keeps them beside its text: extracted and indexed
+    once, when the document was loaded (see :mod:`.index_codec`)."""
+
+    stamp: FactsStamp
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Document:
-    """One evidence document as of one knowledge-base version."""
+    """One evidence document as of one knowledge-base version, with the facts stored for
+    it, when the store holds some."""
 
     doc_id: str
     text: str
     topic: str = ""
     sha256: str = field(default="")
+    facts: StoredFacts | None = None
 
     def __post_init__(self) -> None:
         if not self.sha256:

@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         progress = stack.enter_context(
             file_progress(args.claims, "checking", min_bytes=PROGRESS_MIN_BYTES)
         )
-        source = _Source(args, settings, stack, progress)
+        source = _Source(args, settings, stack, progress, checker.options.scope.value)
         report = _report(args, settings, source) if args.report else None
         writer: ResultsWriter | None = None
         for line in _checked(source, checker, uncited_of(settings)):
@@ -240,6 +240,7 @@ class _Source:
         settings: Settings,
         stack: ExitStack,
         progress: ProgressCallback | None,
+        facts_scope: str,
     ) -> None:
         self.path: str = args.claims
         self.documents_path: str | None = args.documents
@@ -257,7 +258,11 @@ class _Source:
             args.claims, defaults=ClaimDefaults(kb_version=self.override), progress=progress
         )
         self.store = stack.enter_context(
-            opened_store(settings.store_url, cache_size=settings.document_cache_size)
+            opened_store(
+                settings.store_url,
+                cache_size=settings.document_cache_size,
+                facts_scope=facts_scope,
+            )
         )
 
     def document_text(self, kb_version: str, doc_id: str) -> str | None:

@@ -1,21 +1,29 @@
-"""``quantcheck docs``: load, list, show and compare knowledge-base versions in the store."""
+"""``quantcheck docs``: load, index, list, show and compare knowledge-base versions in the
+store."""
 
 from __future__ import annotations
 
 import argparse
 import itertools
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 
-from quantcheck.cli.progress import file_progress
+from quantcheck.checker import Checker, CheckOptions
+from quantcheck.cli.checker_options import scope_of
+from quantcheck.cli.progress import count_progress, file_progress
 from quantcheck.cli.stores import opened_store
 from quantcheck.errors import InputError, UsageError
 from quantcheck.inputs.documents import iter_documents
-from quantcheck.settings import add_settings, load_settings
-from quantcheck.worker.store import VersionInfo, validate_kb_version
+from quantcheck.settings import Settings, add_settings, load_settings
+from quantcheck.worker.store import Indexer, VersionInfo, validate_kb_version
 
 _STORE = ("store_url",)
 _VERSIONED = ("store_url", "kb_version")
+# The scope the stored facts are read under: the workers' own.
+_INDEXED = (*_VERSIONED, "scope", "bare_numbers")
+# A reindex that could not index every document; it can be run again.
+EXIT_INCOMPLETE = 4
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
@@ -30,13 +38,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
     load = commands.add_parser(
         "load",
         help="load a CSV or JSON Lines file as a new knowledge-base version",
-        description="Validate FILE completely, then store it as one version, atomically. "
-        "Reloading identical content is a no-op; different content under an existing "
-        "version is refused.",
+        description="Validate FILE completely, extract the facts of every document under "
+        "--scope, then store both as one version, atomically. Reloading identical content "
+        "is a no-op; different content under an existing version is refused.",
     )
-    add_settings(load, _VERSIONED)
+    add_settings(load, _INDEXED)
     load.add_argument("file", metavar="FILE", help="documents: .csv, .jsonl or .ndjson")
     load.set_defaults(run=run_load)
+
+    reindex = commands.add_parser(
+        "reindex",
+        help="extract again the stored facts of a version loaded by another checker version",
+        description="Extract the facts of every document of --kb-version whose stored "
+        "facts were made by another checker version or encoding, or under another "
+        "--scope, and store them. Each document's facts are written as they are made: "
+        "a reindex that is stopped keeps its work, and running it again does what is left.",
+    )
+    add_settings(reindex, _INDEXED)
+    reindex.set_defaults(run=run_reindex)
 
     listing = commands.add_parser("list", help="list the loaded versions")
     add_settings(listing, _STORE)
@@ -56,17 +75,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
 
 def run_load(args: argparse.Namespace) -> int:
     """Load FILE as ``--kb-version``; prints the counts and the manifest hash."""
-    settings = load_settings(args, _VERSIONED)
+    settings = load_settings(args, _INDEXED)
     kb_version = validate_kb_version(settings.kb_version)
-    with file_progress(args.file, "validating", done="publishing") as progress:
+    with (
+        file_progress(args.file, "validating", done="indexing") as progress,
+        count_progress("indexing facts") as indexed,
+    ):
         documents = iter_documents(args.file, progress=progress)
         # Reading the first row before opening the store means a missing file or a bad
         # header is reported without creating or touching any database.
         first = next(documents, None)
         if first is None:
             raise InputError("the file holds no documents", source=args.file)
+        indexer = _indexer(settings, lambda done: indexed(done, None))
         with opened_store(settings.store_url, create=True) as store:
-            result = store.load_version(kb_version, itertools.chain([first], documents))
+            result = store.load_version(kb_version, itertools.chain([first], documents), indexer)
     info = result.version
     outcome = "unchanged" if result.unchanged else "loaded"
     print(
@@ -74,6 +97,50 @@ def run_load(args: argparse.Namespace) -> int:
         f"manifest sha256 {info.manifest_sha256}"
     )
     return 0
+
+
+def _indexer(settings: Settings, counted: Callable[[int], None] | None = None) -> Indexer:
+    """What stores facts as a checker under the settings' scope reads them; ``counted`` is
+    told how many texts have been indexed after each."""
+    checker = Checker(CheckOptions(scope=scope_of(settings)))
+    if counted is None:
+        return Indexer(checker.facts_stamp, checker.stored_facts)
+    done = 0
+
+    def facts_of(text: str) -> bytes:
+        nonlocal done
+        facts = checker.stored_facts(text)
+        done += 1
+        counted(done)
+        return facts
+
+    return Indexer(checker.facts_stamp, facts_of)
+
+
+def run_reindex(args: argparse.Namespace) -> int:
+    """Index the documents of ``--kb-version`` that lack facts under this checker's stamp;
+    prints the counts, and each document that could not be indexed on stderr."""
+    settings = load_settings(args, _INDEXED)
+    kb_version = validate_kb_version(settings.kb_version)
+    indexer = _indexer(settings)
+    stamp = indexer.stamp
+    with (
+        opened_store(settings.store_url) as store,
+        count_progress(f"reindexing {kb_version}") as progress,
+    ):
+        result = store.reindex(kb_version, indexer, progress)
+    for failure in result.failed:
+        print(
+            f"quantcheck: document {failure.doc_id!r} of {kb_version!r} could not be indexed: "
+            f"{failure.reason}",
+            file=sys.stderr,
+        )
+    print(
+        f"{kb_version}: indexed {result.indexed} of {result.pending} texts without current"
+        f" facts, {len(result.failed)} failed (scope {stamp.scope}, checker"
+        f" {stamp.checker_version}, encoding {stamp.encoding})"
+    )
+    return EXIT_INCOMPLETE if result.failed else 0
 
 
 def _timestamp(moment: datetime) -> str:

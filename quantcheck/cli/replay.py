@@ -221,7 +221,11 @@ def run(args: argparse.Namespace) -> int:
     options = replay_options(args, settings)
     connection = KafkaConnection.from_settings(settings)
     checker = Checker(check_options(settings))
-    with opened_store(settings.store_url, cache_size=settings.document_cache_size) as store:
+    with opened_store(
+        settings.store_url,
+        cache_size=settings.document_cache_size,
+        facts_scope=checker.options.scope.value,
+    ) as store:
         try:
             if options.kb_version_override is not None:
                 store.require_version(options.kb_version_override)

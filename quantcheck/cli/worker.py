@@ -171,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
         # A worker may start before the first version is loaded; it answers with dead
         # letters of kind unknown_kb_version until then.
         create=True,
+        facts_scope=checker.options.scope.value,
     ) as store:
         worker = Worker.connect(options, connection, store=store, checker=checker, metrics=metrics)
         server = _metrics_server(

@@ -114,3 +114,28 @@ def read_loop(
     except Exception:
         errors.append(traceback.format_exc())
     results.put({"seen": seen, "errors": errors})
+
+
+def reindex_until(url: str, kb_version: str, count: int, reached: Event) -> None:
+    """Reindex a version, stopping for good inside the indexing of its ``count + 1``-th
+    text (after ``count`` were written): where the parent kills it."""
+    import threading  # noqa: PLC0415
+
+    from quantcheck.worker.store import Indexer  # noqa: PLC0415
+
+    from quantcheck.checker import Checker  # noqa: PLC0415
+
+    checker = Checker()
+    made = 0
+
+    def facts_of(text: str) -> bytes:
+        nonlocal made
+        if made == count:
+            reached.set()
+            # A local event nobody sets: the process stays here until it is killed.
+            threading.Event().wait(300)
+        made += 1
+        return checker.stored_facts(text)
+
+    with open_store(url) as store:
+        store.reindex(kb_version, Indexer(checker.facts_stamp, facts_of))

@@ -15,8 +15,9 @@ from quantcheck.worker.store.base import (
     VersionInfo,
     manifest_sha256,
 )
+from quantcheck.worker.store.indexing import Contents, Indexer
 
-from quantcheck.checker.model import Document
+from quantcheck.checker.model import Document, FactsStamp
 
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -52,7 +53,9 @@ class CountingStore(DocumentStore):
     def list_versions(self) -> list[VersionInfo]:
         return [info for v in self.versions if (info := self.get_version(v)) is not None]
 
-    def load_version(self, kb_version: str, documents: Iterable[Document]) -> LoadResult:
+    def load_version(
+        self, kb_version: str, documents: Iterable[Document], indexer: Indexer | None = None
+    ) -> LoadResult:
         self.versions[kb_version] = {d.doc_id: d for d in documents}
         info = self.get_version(kb_version)
         assert info is not None
@@ -60,6 +63,9 @@ class CountingStore(DocumentStore):
 
     def diff(self, old: str, new: str) -> VersionDiff:
         return VersionDiff(old, new, (), (), ())
+
+    def contents_to_index(self, kb_version: str, stamp: FactsStamp) -> Contents:
+        raise NotImplementedError("this store keeps no facts")
 
     def ping(self) -> None:
         with self._lock:

@@ -22,15 +22,23 @@ from __future__ import annotations
 import hashlib
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
 from typing import Self
 
 from quantcheck.schemas.limits import MAX_KB_VERSION_CHARS
+from quantcheck.worker.store.indexing import (
+    Contents,
+    Indexer,
+    IndexFailure,
+    Progress,
+    ReindexResult,
+    index_pending,
+)
 
-from quantcheck.checker.model import Document, sha256_text
+from quantcheck.checker.model import Document, FactsStamp, sha256_text
 from quantcheck.errors import UsageError
 
 # How many IDs per category a conflict message names before it only counts them.
@@ -237,6 +245,18 @@ def checked_documents(kb_version: str, documents: Iterable[Document]) -> Iterato
         yield doc
 
 
+def refuse_unindexable(kb_version: str) -> Callable[[IndexFailure], None]:
+    """What a load does with a document whose facts cannot be made: refuse the load."""
+
+    def refuse(failure: IndexFailure) -> None:
+        raise InvalidDocumentError(
+            f"document {failure.doc_id!r} for version {kb_version!r}: its facts cannot be "
+            f"indexed: {failure.reason}"
+        )
+
+    return refuse
+
+
 class DocumentStore(ABC):
     """Versioned documents, shared by every worker; implementations are thread-safe."""
 
@@ -261,14 +281,40 @@ class DocumentStore(ABC):
         """Every loaded version, oldest first."""
 
     @abstractmethod
-    def load_version(self, kb_version: str, documents: Iterable[Document]) -> LoadResult:
+    def load_version(
+        self, kb_version: str, documents: Iterable[Document], indexer: Indexer | None = None
+    ) -> LoadResult:
         """Store ``documents`` as ``kb_version``, atomically.
 
         Documents are consumed once, as a stream. Loading identical content again is a
         no-op (``created`` is False). Different content under an existing name raises
         :class:`VersionConflictError` and leaves the stored version untouched. Any error,
         or the process dying, before the end leaves no trace of the version.
+
+        With an ``indexer``, a new version is published with the facts of every content
+        that lacks facts under the indexer's stamp (see :mod:`.indexing`); a document whose
+        facts cannot be made raises :class:`InvalidDocumentError` naming it.
         """
+
+    @abstractmethod
+    def contents_to_index(self, kb_version: str, stamp: FactsStamp) -> Contents:
+        """The contents of a loaded version, for a reindex under ``stamp``."""
+
+    def reindex(
+        self, kb_version: str, indexer: Indexer, progress: Progress | None = None
+    ) -> ReindexResult:
+        """Make the facts of every content of ``kb_version`` that lacks them under the
+        indexer's stamp, writing each as soon as it is made; contents whose facts cannot
+        be made are reported, not fatal. Raises :class:`UnknownVersionError`."""
+        self.require_version(kb_version)
+        contents = self.contents_to_index(kb_version, indexer.stamp)
+        pending = contents.count()
+        failures: list[IndexFailure] = []
+        advance = None if progress is None else lambda done: progress(done, pending)
+        if progress is not None:
+            progress(0, pending)
+        indexed = index_pending(contents, indexer, failures.append, advance)
+        return ReindexResult(kb_version, pending, indexed, tuple(failures))
 
     @abstractmethod
     def diff(self, old: str, new: str) -> VersionDiff:

@@ -20,15 +20,20 @@ from quantcheck.worker.store.base import (
     VersionInfo,
     unique_ids,
 )
+from quantcheck.worker.store.indexing import Contents, Indexer
 
-from quantcheck.checker.model import Document
+from quantcheck.checker.model import Document, FactsStamp
 
 
 def document_bytes(doc: Document | None) -> int:
-    """The memory a cached document holds: its text, ID, topic and hash as Python strings."""
+    """The memory a cached document holds: its text, ID, topic and hash as Python strings,
+    and its stored facts."""
     if doc is None:
         return 0
-    return sum(sys.getsizeof(part) for part in (doc.text, doc.doc_id, doc.topic, doc.sha256))
+    facts = 0 if doc.facts is None else sys.getsizeof(doc.facts.data)
+    return facts + sum(
+        sys.getsizeof(part) for part in (doc.text, doc.doc_id, doc.topic, doc.sha256)
+    )
 
 
 class CachingStore(DocumentStore):
@@ -127,11 +132,17 @@ class CachingStore(DocumentStore):
             self._remember(info)
         return versions
 
-    def load_version(self, kb_version: str, documents: Iterable[Document]) -> LoadResult:
+    def load_version(
+        self, kb_version: str, documents: Iterable[Document], indexer: Indexer | None = None
+    ) -> LoadResult:
         """Load through the inner store."""
-        result = self.inner.load_version(kb_version, documents)
+        result = self.inner.load_version(kb_version, documents, indexer)
         self._remember(result.version)
         return result
+
+    def contents_to_index(self, kb_version: str, stamp: FactsStamp) -> Contents:
+        """The inner store's contents: a reindex writes through to it."""
+        return self.inner.contents_to_index(kb_version, stamp)
 
     def diff(self, old: str, new: str) -> VersionDiff:
         """Compare two versions in the inner store."""

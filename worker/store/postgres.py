@@ -28,14 +28,23 @@ from quantcheck.worker.store.base import (
     VersionDiff,
     VersionInfo,
     checked_documents,
+    refuse_unindexable,
     unique_ids,
     validate_kb_version,
 )
 from quantcheck.worker.store.diffing import Rows, version_diff
+from quantcheck.worker.store.indexing import (
+    ON_CONFLICT,
+    UPSERT_FACTS,
+    Contents,
+    Indexer,
+    SqlContents,
+    index_pending,
+)
 from quantcheck.worker.store.migrations import migrate_postgres
 from quantcheck.worker.store.url import mask_url
 
-from quantcheck.checker.model import Document
+from quantcheck.checker.model import Document, FactsStamp, StoredFacts
 from quantcheck.errors import StoreUnavailableError, UsageError
 
 _T = TypeVar("_T")
@@ -88,7 +97,8 @@ def _version_info(row: tuple[Any, ...]) -> VersionInfo:
 
 
 class PostgresStore(DocumentStore):
-    """Documents in PostgreSQL; migrated to the current schema when opened."""
+    """Documents in PostgreSQL; migrated to the current schema when opened. Documents are
+    read with the facts stored for them under ``facts_scope`` (None: without facts)."""
 
     def __init__(
         self,
@@ -99,8 +109,10 @@ class PostgresStore(DocumentStore):
         timeout_s: float = 5.0,
         reconnect_timeout_s: float = 10.0,
         timeouts: StoreTimeouts | None = None,
+        facts_scope: str | None = None,
     ):
         self._where = f"PostgreSQL store {mask_url(conninfo)!r}"
+        self._facts_scope = facts_scope
         self._timeout_s = timeout_s
         timeouts = timeouts or StoreTimeouts()
         connect_timeout_s = timeouts.connect_s
@@ -158,16 +170,25 @@ class PostgresStore(DocumentStore):
 
         def work(conn: Connection) -> list[tuple[Any, ...]]:
             return conn.execute(
-                "SELECT d.doc_id, d.topic, c.text, c.sha256"
+                "SELECT d.doc_id, d.topic, c.text, c.sha256,"
+                " f.checker_version, f.encoding, f.facts"
                 " FROM kb_documents AS d JOIN doc_contents AS c ON c.sha256 = d.sha256"
+                " LEFT JOIN doc_facts AS f ON f.sha256 = d.sha256 AND f.scope = %s"
                 " WHERE d.kb_version = %s AND d.doc_id = ANY(%s)",
-                (kb_version, ids),
+                (self._facts_scope, kb_version, ids),
             ).fetchall()
 
         return {
-            doc_id: Document(doc_id=doc_id, text=text, topic=topic, sha256=sha256)
-            for doc_id, topic, text, sha256 in self._query(work)
+            doc_id: Document(doc_id, text, topic, sha256, self._facts(version, encoding, facts))
+            for doc_id, topic, text, sha256, version, encoding, facts in self._query(work)
         }
+
+    def _facts(
+        self, version: str | None, encoding: str | None, facts: bytes | None
+    ) -> StoredFacts | None:
+        if self._facts_scope is None or version is None or encoding is None or facts is None:
+            return None
+        return StoredFacts(FactsStamp(self._facts_scope, version, encoding), bytes(facts))
 
     def has_version(self, kb_version: str) -> bool:
         """True when ``kb_version`` has been loaded."""
@@ -207,8 +228,11 @@ class PostgresStore(DocumentStore):
 
         return self._query(work)
 
-    def load_version(self, kb_version: str, documents: Iterable[Document]) -> LoadResult:
-        """Stage, validate, then publish ``documents`` as ``kb_version`` in one transaction."""
+    def load_version(
+        self, kb_version: str, documents: Iterable[Document], indexer: Indexer | None = None
+    ) -> LoadResult:
+        """Stage, validate and index, then publish ``documents`` as ``kb_version`` in one
+        transaction."""
         validate_kb_version(kb_version)
         with self._translated(), self._pool.connection() as conn:
             try:
@@ -216,9 +240,57 @@ class PostgresStore(DocumentStore):
                     # A load may take minutes; only lookups are bounded by statement_s.
                     conn.execute("SET LOCAL statement_timeout = 0")
                     hasher = self._stage(conn, kb_version, documents)
-                    return self._publish(conn, kb_version, hasher)
+                    conn.execute(
+                        "CREATE TEMP TABLE qc_staged_facts ("
+                        ' sha256 text COLLATE "C" PRIMARY KEY, facts bytea NOT NULL) ON COMMIT DROP'
+                    )
+                    exists = conn.execute(
+                        "SELECT 1 FROM kb_versions WHERE kb_version = %s", (kb_version,)
+                    ).fetchone()
+                    # An existing version is left as it is (or refused): nothing to index.
+                    if indexer is not None and exists is None:
+                        self._index_staged(conn, kb_version, indexer)
+                    return self._publish(conn, kb_version, hasher, indexer)
             except _Unchanged as unchanged:
                 return unchanged.result
+
+    def _index_staged(self, conn: Connection, kb_version: str, indexer: Indexer) -> None:
+        conn.execute("CREATE INDEX ON qc_staging (sha256)")
+        conn.execute("ANALYZE qc_staging")
+        staged = SqlContents(
+            _runner(conn),
+            indexer.stamp,
+            "qc_staging",
+            (),
+            "SELECT text FROM qc_staging WHERE sha256 = %s LIMIT 1",
+            "INSERT INTO qc_staged_facts (sha256, facts) VALUES (%s, %s)"
+            " ON CONFLICT (sha256) DO UPDATE SET facts = excluded.facts",
+            mark="%s",
+        )
+        index_pending(staged, indexer, refuse_unindexable(kb_version))
+
+    def contents_to_index(self, kb_version: str, stamp: FactsStamp) -> Contents:
+        """The contents of a loaded version, each read and written in a statement of its
+        own."""
+
+        def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
+            def work(conn: Connection) -> list[Any]:
+                # Like a load, a reindex reads and writes whole documents of any size.
+                with conn.transaction():
+                    conn.execute("SET LOCAL statement_timeout = 0")
+                    return _runner(conn)(sql, params)
+
+            return self._query(work)
+
+        return SqlContents(
+            run,
+            stamp,
+            "(SELECT doc_id, sha256 FROM kb_documents WHERE kb_version = %s)",
+            (kb_version,),
+            "SELECT text FROM doc_contents WHERE sha256 = %s",
+            None,
+            mark="%s",
+        )
 
     def _stage(
         self, conn: Connection, kb_version: str, documents: Iterable[Document]
@@ -252,7 +324,9 @@ class PostgresStore(DocumentStore):
             raise InvalidDocumentError(f"no documents to load for version {kb_version!r}")
         return hasher
 
-    def _publish(self, conn: Connection, kb_version: str, hasher: ManifestHasher) -> LoadResult:
+    def _publish(
+        self, conn: Connection, kb_version: str, hasher: ManifestHasher, indexer: Indexer | None
+    ) -> LoadResult:
         conn.execute("ANALYZE qc_staging")
         conn.execute(
             "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOAD_LOCK_CLASS, kb_version)
@@ -281,6 +355,14 @@ class PostgresStore(DocumentStore):
             " SELECT %s, doc_id, topic, sha256 FROM qc_staging",
             (kb_version,),
         )
+        if indexer is not None:
+            stamp = indexer.stamp
+            # Sorted, like the texts, so that concurrent loads lock rows in one order.
+            conn.execute(
+                UPSERT_FACTS + " SELECT sha256, %s, %s, %s, facts FROM qc_staged_facts"
+                " ORDER BY sha256" + ON_CONFLICT,
+                (stamp.scope, stamp.checker_version, stamp.encoding),
+            )
         return LoadResult(info, created=True)
 
     def ping(self) -> None:
@@ -307,3 +389,13 @@ def _diff(conn: Connection, old: Rows, new: Rows) -> VersionDiff:
     return version_diff(
         lambda sql, params: [str(row[0]) for row in conn.execute(sql.encode(), params)], old, new
     )
+
+
+def _runner(conn: Connection) -> Callable[[str, tuple[Any, ...]], list[Any]]:
+    """Runs one statement on ``conn``: its rows, or none for a statement without."""
+
+    def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
+        cursor = conn.execute(sql.encode(), params)
+        return cursor.fetchall() if cursor.description else []
+
+    return run

@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from quantcheck.worker.store.base import (
     DocumentStore,
@@ -26,13 +27,22 @@ from quantcheck.worker.store.base import (
     VersionDiff,
     VersionInfo,
     checked_documents,
+    refuse_unindexable,
     unique_ids,
     validate_kb_version,
 )
 from quantcheck.worker.store.diffing import Rows, version_diff
+from quantcheck.worker.store.indexing import (
+    ON_CONFLICT,
+    UPSERT_FACTS,
+    Contents,
+    Indexer,
+    SqlContents,
+    index_pending,
+)
 from quantcheck.worker.store.migrations import migrate_sqlite
 
-from quantcheck.checker.model import Document
+from quantcheck.checker.model import Document, FactsStamp, StoredFacts
 from quantcheck.errors import StoreUnavailableError, UsageError
 
 DEFAULT_BUSY_TIMEOUT_S = 10.0
@@ -58,11 +68,19 @@ def _version_info(row: tuple[str, str, int, str]) -> VersionInfo:
 
 
 class SqliteStore(DocumentStore):
-    """Documents in a SQLite file; migrated to the current schema when opened."""
+    """Documents in a SQLite file; migrated to the current schema when opened. Documents
+    are read with the facts stored for them under ``facts_scope`` (None: without facts)."""
 
-    def __init__(self, path: Path | str, *, busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S):
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        busy_timeout_s: float = DEFAULT_BUSY_TIMEOUT_S,
+        facts_scope: str | None = None,
+    ):
         self._path = Path(path)
         self._busy_timeout_s = busy_timeout_s
+        self._facts_scope = facts_scope
         self._where = f"SQLite store {str(self._path)!r}"
         # One shared reading connection; the lock makes it safe for the metrics thread.
         self._lock = threading.Lock()
@@ -124,15 +142,24 @@ class SqliteStore(DocumentStore):
         # json_each takes any number of IDs without hitting the bound-parameter limit.
         with self._reading() as conn:
             rows = conn.execute(
-                "SELECT d.doc_id, d.topic, c.text, c.sha256"
+                "SELECT d.doc_id, d.topic, c.text, c.sha256,"
+                " f.checker_version, f.encoding, f.facts"
                 " FROM kb_documents AS d JOIN doc_contents AS c ON c.sha256 = d.sha256"
+                " LEFT JOIN doc_facts AS f ON f.sha256 = d.sha256 AND f.scope = ?"
                 " WHERE d.kb_version = ? AND d.doc_id IN (SELECT value FROM json_each(?))",
-                (kb_version, json.dumps(ids)),
+                (self._facts_scope, kb_version, json.dumps(ids)),
             ).fetchall()
         return {
-            doc_id: Document(doc_id=doc_id, text=text, topic=topic, sha256=sha256)
-            for doc_id, topic, text, sha256 in rows
+            doc_id: Document(doc_id, text, topic, sha256, self._facts(version, encoding, facts))
+            for doc_id, topic, text, sha256, version, encoding, facts in rows
         }
+
+    def _facts(
+        self, version: str | None, encoding: str | None, facts: bytes | None
+    ) -> StoredFacts | None:
+        if self._facts_scope is None or version is None or encoding is None or facts is None:
+            return None
+        return StoredFacts(FactsStamp(self._facts_scope, version, encoding), facts)
 
     def has_version(self, kb_version: str) -> bool:
         """True when ``kb_version`` has been loaded."""
@@ -168,17 +195,62 @@ class SqliteStore(DocumentStore):
                     raise UnknownVersionError(kb_version)
             return _diff(conn, (old, source, (old,)), (new, source, (new,)))
 
-    def load_version(self, kb_version: str, documents: Iterable[Document]) -> LoadResult:
-        """Stage, validate, then publish ``documents`` as ``kb_version`` in one transaction."""
+    def load_version(
+        self, kb_version: str, documents: Iterable[Document], indexer: Indexer | None = None
+    ) -> LoadResult:
+        """Stage, validate and index, then publish ``documents`` as ``kb_version`` in one
+        transaction."""
         validate_kb_version(kb_version)
         conn = self._connect()
-        # Closing the connection rolls back whatever is unfinished and drops the staging table.
+        # Closing the connection rolls back whatever is unfinished and drops the staging tables.
         try:
             with self._translated():
                 hasher = self._stage(conn, kb_version, documents)
-                return self._publish(conn, kb_version, hasher)
+                conn.execute(
+                    "CREATE TEMP TABLE qc_staged_facts"
+                    " (sha256 TEXT PRIMARY KEY, facts BLOB NOT NULL)"
+                )
+                exists = conn.execute(
+                    "SELECT 1 FROM kb_versions WHERE kb_version = ?", (kb_version,)
+                ).fetchone()
+                # An existing version is left as it is (or refused): nothing to index for it.
+                if indexer is not None and exists is None:
+                    self._index_staged(conn, kb_version, indexer)
+                return self._publish(conn, kb_version, hasher, indexer)
         finally:
             conn.close()
+
+    def _index_staged(self, conn: sqlite3.Connection, kb_version: str, indexer: Indexer) -> None:
+        conn.execute("CREATE INDEX temp.qc_staging_by_content ON qc_staging (sha256)")
+        staged = SqlContents(
+            lambda sql, params: conn.execute(sql, params).fetchall(),
+            indexer.stamp,
+            "temp.qc_staging",
+            (),
+            "SELECT text FROM temp.qc_staging WHERE sha256 = ? LIMIT 1",
+            "INSERT OR REPLACE INTO temp.qc_staged_facts (sha256, facts) VALUES (?, ?)",
+        )
+        # Only temporary tables are written: no lock on the store while texts are indexed.
+        conn.execute("BEGIN")
+        index_pending(staged, indexer, refuse_unindexable(kb_version))
+        conn.execute("COMMIT")
+
+    def contents_to_index(self, kb_version: str, stamp: FactsStamp) -> Contents:
+        """The contents of a loaded version, each read and written in a statement of its
+        own."""
+
+        def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
+            with self._reading() as conn:
+                return conn.execute(sql, params).fetchall()
+
+        return SqlContents(
+            run,
+            stamp,
+            "(SELECT doc_id, sha256 FROM kb_documents WHERE kb_version = ?)",
+            (kb_version,),
+            "SELECT text FROM doc_contents WHERE sha256 = ?",
+            None,
+        )
 
     def _stage(
         self, conn: sqlite3.Connection, kb_version: str, documents: Iterable[Document]
@@ -211,7 +283,11 @@ class SqliteStore(DocumentStore):
         return hasher
 
     def _publish(
-        self, conn: sqlite3.Connection, kb_version: str, hasher: ManifestHasher
+        self,
+        conn: sqlite3.Connection,
+        kb_version: str,
+        hasher: ManifestHasher,
+        indexer: Indexer | None,
     ) -> LoadResult:
         conn.execute("BEGIN IMMEDIATE")
         row = conn.execute(
@@ -239,6 +315,14 @@ class SqliteStore(DocumentStore):
             " SELECT ?, doc_id, topic, sha256 FROM temp.qc_staging",
             (kb_version,),
         )
+        if indexer is not None:
+            stamp = indexer.stamp
+            # "WHERE true" tells SQLite's parser the ON CONFLICT is the upsert's.
+            conn.execute(
+                UPSERT_FACTS + " SELECT sha256, ?, ?, ?, facts FROM temp.qc_staged_facts"
+                " WHERE true" + ON_CONFLICT,
+                (stamp.scope, stamp.checker_version, stamp.encoding),
+            )
         conn.execute("COMMIT")
         return LoadResult(info, created=True)
 
