@@ -467,9 +467,7 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
         return
     if isinstance(fact.value, str):
         if fact.category == TIME_OF_DAY:
-            for mention in index.by_category.get(TIME_OF_DAY, ()):
-                if _clock_inside(fact, mention.fact):
-                    yield mention, MatchKind.WITHIN_RANGE
+            yield from _clock_candidates(fact, index.by_category.get(TIME_OF_DAY, ()))
         return  # identifiers and scores match exactly or not at all
     if group != PLAIN:
         for mention in index.by_category.get(fact.category, ()):
@@ -586,6 +584,36 @@ def _rounded_bound(claim: Mention, other: Fact) -> bool:
         else:
             holds = written < literal.value and written.quantize(step, ROUND_UP) == literal.value
     return holds
+
+
+def _clock_candidates(fact: Fact, times: Sequence[Mention]) -> Iterator[tuple[Mention, MatchKind]]:
+    """Evidence times of day that hold a claimed one: a span that holds it; the same
+    minute with seconds ("7:07 p.m." for "19:07:12"); for a claimed span, each end
+    written on its own ("from 2:00 to 3:15 p.m." where a row has start 14:00, end 15:15)."""
+    for mention in times:
+        if _clock_inside(fact, mention.fact):
+            yield mention, MatchKind.WITHIN_RANGE
+    if fact.relation is Relation.EQ:
+        for mention in times:
+            if mention.fact.relation is Relation.EQ and _same_minute(
+                fact.value, mention.fact.value
+            ):
+                yield mention, MatchKind.APPROXIMATE
+    elif fact.relation is Relation.RANGE and fact.upper is not None:
+        singles = [m for m in times if m.fact.relation is Relation.EQ]
+        ends = [
+            next((m for m in singles if _same_minute(end, m.fact.value)), None)
+            for end in (fact.value, fact.upper)
+        ]
+        if ends[0] is not None and ends[1] is not None:
+            yield ends[0], MatchKind.WITHIN_RANGE
+
+
+def _same_minute(claimed: object, found: object) -> bool:
+    """Whether an evidence time is a claimed one at the claim's precision: "08:14" is
+    "08:14:22"; "08:14:22" is only itself."""
+    written, other = str(claimed), str(found)
+    return other == written or (len(written) == len("HH:MM") and other[:5] == written)
 
 
 def _clock_inside(claimed: Fact, found: Fact) -> bool:

@@ -388,6 +388,10 @@ def _clock_gap(
     seconds ahead"), any two times of one column. Pairs with a time the claim itself
     states are tried first."""
     stated = {m.fact.value for m in companions if m.fact.category == TIME_OF_DAY}
+    for mention, (start, end) in _clocks(companions):
+        # A span of the clock the claim states itself: "27 minutes, from 8:14 to 8:41".
+        if end is not None and agrees(Decimal((end - start) % _DAY)):
+            return Derivation(f"{mention.text} spans {(end - start) % _DAY} s", ())
     groups = [_clocks(group) for group in index.groups.values()]
     series = [_clocks(values) for values in index.series.values()]
     for clocks in groups:

@@ -30,7 +30,7 @@ def time_of_day(m: re.Match[str], prefix: str) -> ClockTime:
     word = m[f"{prefix}_w"]
     if word is not None:
         return ClockTime(CLOCK_WORDS[word.casefold()])
-    hour_text = m[f"{prefix}_h"] or m[f"{prefix}_hh"]
+    hour_text = m[f"{prefix}_h"] or m[f"{prefix}_hh"] or m.groupdict()[f"{prefix}_hb"]
     hour = int(hour_text)
     minute = int(m[f"{prefix}_m"] or 0)
     second = m[f"{prefix}_s"]
@@ -43,6 +43,21 @@ def time_of_day(m: re.Match[str], prefix: str) -> ClockTime:
         hour = hour % 12 + (12 if afternoon else 0)
     time = clock_text(str(hour), str(minute), second)
     return ClockTime(time.text, problem or time.problem)
+
+
+def shared_marker(m: re.Match[str], first: ClockTime, second: ClockTime) -> ClockTime:
+    """The first time of a range that has no marker of its own, read with the second's
+    afternoon marker when that keeps it before the second: "from 2:00 to 3:15 p.m." is
+    14:00 to 15:15, "from 11 to 1 p.m." stays 11:00 to 13:00."""
+    own = m["c1_ap"] or m["c1_ap2"] or m["c1_w"]
+    marker = m["c2_ap"] or m["c2_ap2"]
+    if own is not None or marker is None or not marker.casefold().startswith("p"):
+        return first
+    hour, rest = first.text.split(":", 1)
+    if not 1 <= int(hour) <= 11:
+        return first
+    later = f"{int(hour) + 12:02d}:{rest}"
+    return ClockTime(later, first.problem) if later <= second.text else first
 
 
 def clock_text(hour: str, minute: str, second: str | None) -> ClockTime:

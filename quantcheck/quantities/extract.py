@@ -294,6 +294,7 @@ class _Reader:
             self._add(fact, context, m.end(), problem=first.problem)
             return True
         second = clock.time_of_day(m, "c2")
+        first = clock.shared_marker(m, first, second)
         fact = Fact(TIME_OF_DAY, Relation.RANGE, first.text, second.text)
         self._add(fact, context, m.end(), problem=first.problem or second.problem)
         return True

@@ -267,18 +267,26 @@ PERIOD_ALTERNATIVES = (
 _AMPM = r"(?:[ap]\.?\s?m\.|[ap]m|[AP]\.?\s?M\.|[AP]M)(?![A-Za-z])"
 
 
-def _clock(p: str) -> str:
-    """One time of day; ``p`` prefixes its group names so a range can hold two."""
+def _clock(p: str, *, first: bool = False) -> str:
+    """One time of day; ``p`` prefixes its group names so a range can hold two. The first
+    of a range may be a bare hour whose marker the second gives: "between 4 and 9 p.m."."""
+    shared = (
+        rf"|(?P<{p}_hb>\d{{1,2}})(?=\s*+(?:–|—|-|(?i:to|until|till|and))\s*+"
+        rf"\d{{1,2}}(?::\d{{2}})?\s*+{_AMPM})"
+        if first
+        else ""
+    )
     return (
         rf"(?:(?P<{p}_h>\d{{1,2}}):(?P<{p}_m>\d{{2}})(?::(?P<{p}_s>\d{{2}}))?(?![\d:])"
         rf"(?:\s*+(?P<{p}_ap>{_AMPM}))?"
         rf"|(?P<{p}_hh>\d{{1,2}})\s*+(?P<{p}_ap2>{_AMPM})"
+        rf"{shared}"
         rf"|(?P<{p}_w>(?i:{alternation(phrases.CLOCK_WORDS)}))\b)"
     )
 
 
 CLOCK = (
-    rf"(?<![\w.:])(?:(?P<c_between>(?i:between))\s++|(?i:from)\s++)?{_clock('c1')}"
+    rf"(?<![\w.:])(?:(?P<c_between>(?i:between))\s++|(?i:from)\s++)?{_clock('c1', first=True)}"
     rf"(?:(?:(?(c_between)\s++(?i:and)\s++|(?!))|\s*+(?:–|—|-|(?i:to|until|till))\s*+)"
     rf"{_clock('c2')})?"
     r"(?P<c_hrs>\s*+(?i:hrs|hours|hour|hr|h)\b)?"

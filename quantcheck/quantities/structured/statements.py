@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from quantcheck.quantities import units, written_units
+from quantcheck.quantities import counts, units, written_units
 from quantcheck.quantities.phrases import MONEY_KEY_WORDS
 
 # A caption longer than this is a sentence, not a caption.
@@ -191,6 +191,7 @@ _MONEY_SUBJECTS = frozenset({"price", "prices", "cost", "costs", "fare", "fares"
                              "rate", "rates", "charge", "charges", "amount", "amounts",
                              "figure", "figures", "value", "values"})  # fmt: skip
 MONEY_COLUMN = frozenset({"*money*"})
+ALL_MONEY_COLUMNS = frozenset({"*all money*"})
 # Qualifiers a column's name may glue to its quantity: "tmax", "tmin", "tavg".
 _GLUED_QUALIFIER = re.compile(r"([a-z]+?)(?:max|min|avg|mean)")
 _SHORTEST_STEM = 4
@@ -208,25 +209,34 @@ def _column_units(text: str) -> tuple[tuple[frozenset[str], str], ...]:
         if unit is None:
             continue
         subject = _words(match["subject"])
-        money = subject & _MONEY_SUBJECTS and _is_currency(unit)
-        if money:
-            found.append((MONEY_COLUMN, unit))
+        if subject & _MONEY_SUBJECTS and _is_currency(unit):
+            # "All prices in USD": every column of prices; with "all", every column
+            # that names no other thing it counts ("Summer (Jun-Sep)" but not "ports").
+            everything = clause.strip().casefold().startswith("all ")
+            found.append((ALL_MONEY_COLUMNS if everything else MONEY_COLUMN, unit))
         elif subject:
             found.append((subject, unit))
     return tuple(found)
 
 
 def _unit_text(text: str) -> str | None:
-    """The unit a short text names, read from its end: "US dollars", "EPA-estimated mpg"
-    is mpg, "2024 inflation-adjusted USD" is USD; None when it names none."""
+    """The unit a short text names: from its start ("US dollars", "cents per kWh unless
+    noted" is cents), else from its end ("EPA-estimated mpg" is mpg, "2024
+    inflation-adjusted USD" is USD); None when it names none."""
     parts = text.replace("-", " ").split()
     for size in range(min(len(parts), 3), 0, -1):
-        candidate = " ".join(parts[-size:])
-        if units.lookup(candidate) is not None or candidate in units.CURRENCY_PREFIXES:
-            return candidate
-        if size == 1 and written_units.as_written(candidate) is not None:
-            return candidate
+        for candidate in (" ".join(parts[:size]), " ".join(parts[-size:])):
+            if units.lookup(candidate) is not None or candidate in units.CURRENCY_PREFIXES:
+                return candidate
+            if size == 1 and written_units.as_written(candidate) is not None:
+                return candidate
     return None
+
+
+def _counts(word: str) -> bool:
+    """Whether a word of a column's name is a plural noun, a thing the column counts."""
+    noun = counts.counted_noun(word, 0)
+    return noun is not None and noun.plural
 
 
 def _is_currency(unit: str) -> bool:
@@ -244,8 +254,10 @@ def _names(subject: frozenset[str], column: frozenset[str]) -> bool:
     the column's name ("land area" of "land_area_sq_mi"), or one a word of it shortens
     ("precip" of "precipitation"), or the start of one a word glues a qualifier to
     ("tmax" of "temperature")."""
-    if subject == MONEY_COLUMN:
-        return not column.isdisjoint(MONEY_KEY_WORDS)
+    if subject in (MONEY_COLUMN, ALL_MONEY_COLUMNS):
+        if not column.isdisjoint(MONEY_KEY_WORDS):
+            return True
+        return subject == ALL_MONEY_COLUMNS and not any(_counts(word) for word in column)
     return bool(subject) and all(
         any(_same_word(word, named) for named in column) for word in subject
     )
