@@ -190,12 +190,15 @@ def _with_multipliers(checks: tuple[FactCheck, ...]) -> tuple[FactCheck, ...]:
 
 def _with_restatements(checks: tuple[FactCheck, ...]) -> tuple[FactCheck, ...]:
     """A value the claim gives again in another unit ("25 km/h, roughly 15.5 mph", "94 °F
-    (about 34 °C)") is accounted for by the supported value it converts, at its own
-    written precision: the evidence states one of the two, the answer converts it."""
+    (about 34 °C)", "heavier than 32 kg, roughly 70 pounds") is accounted for by the
+    supported value it converts, at its own written precision: the evidence states one
+    of the two, the answer converts it."""
     supported = [
         c
         for c in checks
-        if c.matched and c.mention.fact.relation is Relation.EQ and c.mention.literal is not None
+        if c.matched
+        and c.mention.fact.relation is not Relation.RANGE
+        and c.mention.literal is not None
     ]
     if not supported or all(c.matched for c in checks):
         return checks
@@ -215,7 +218,9 @@ def _restating(check: FactCheck, supported: list[FactCheck]) -> FactCheck | None
             source.fact.category == mention.fact.category
             and _unit_of(source.literal) != _unit_of(literal)
             and isinstance(source.fact.value, Decimal)
-            and literal.rounds_to(source.fact.value)
+            and (literal.rounds_near if mention.approximate else literal.rounds_to)(
+                source.fact.value
+            )
         ):
             return replace(
                 check,

@@ -560,7 +560,8 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         claim.approximate or literal.exponent < 0 or literal.scale >= _ROUNDING_SCALE
     ):
         assert isinstance(other.value, Decimal)
-        if literal.rounds_to(other.value):
+        near = literal.rounds_near if claim.approximate else literal.rounds_to
+        if near(other.value):
             return MatchKind.APPROXIMATE
     return None
 

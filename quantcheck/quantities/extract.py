@@ -49,6 +49,7 @@ from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relatio
 from quantcheck.quantities.listings import Listing
 from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
 from quantcheck.quantities.phrases import (
+    CONTEXT_UNITS,
     FRACTION_WORDS,
     MULTIPLE_WORDS,
     PLURAL_QUANTIFIERS,
@@ -1038,7 +1039,28 @@ def _currency_scale(text: str | None) -> Decimal:
 
 def _unit_of(m: re.Match[str], name: str) -> units.Unit | None:
     text = m[name] or m[f"{name}_spaced"]
-    return None if text is None else _unit(text)
+    if text is None:
+        return None
+    cue = _CONTEXT_CUES.get(text.casefold() if len(text) > 1 else text)
+    glued = m.string[m.start(name) - 1 : m.start(name)] == "-"
+    if cue is not None and not glued and not _on_line(cue, m.string, m.start()):
+        return None  # "a grade of 3 C", "won 70 pounds": another meaning of the word
+    return _unit(text)
+
+
+_CONTEXT_CUES = {alias: re.compile(cue, re.IGNORECASE) for alias, cue in CONTEXT_UNITS.items()}
+# How far around a number its line is searched for what a unit word measures.
+_CUE_REACH = 120
+
+
+def _on_line(cue: re.Pattern[str], scan: str, start: int) -> bool:
+    """Whether the line around a number speaks of what a unit of two meanings measures:
+    "held 121 C for 60 minutes", "32 kg, roughly 70 pounds"; "a 15-pound turkey" needs
+    no word, a unit joined by a hyphen is one."""
+    low = max(scan.rfind("\n", 0, start) + 1, start - _CUE_REACH)
+    high = scan.find("\n", start)
+    high = start + _CUE_REACH if high < 0 else min(high, start + _CUE_REACH)
+    return cue.search(scan, low, high) is not None
 
 
 def _unit(text: str) -> units.Unit:

@@ -7,6 +7,9 @@ from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from enum import StrEnum
 from functools import lru_cache
 
+# A hedged round number reads as any value within this share of it.
+_ROUND = Decimal(10)
+_NEAR_ROUND = Decimal("0.01")
 # Arithmetic precision for conversions: wide enough that every accepted literal
 # (at most MAX_DIGITS significant digits) times any unit factor is computed exactly.
 MAX_DIGITS = 30
@@ -104,6 +107,15 @@ class Literal:
         with localcontext(CONTEXT):
             written = self.from_base(base).quantize(Decimal(1).scaleb(self.exponent), ROUND_HALF_UP)
         return written == self.value
+
+    def rounds_near(self, base: Decimal) -> bool:
+        """For a hedged round number ("roughly 70 pounds", "nearly 1,500 mm"): True when
+        ``base`` reads as it within a hundredth of it. Such a number means a rounded one,
+        not its last digit; a number that is not round ("about 1,486") rounds as written."""
+        if self.value < _ROUND or self.value % 10 or self.exponent < 0:
+            return self.rounds_to(base)
+        with localcontext(CONTEXT):
+            return abs(self.from_base(base) - self.value) <= self.value * _NEAR_ROUND
 
 
 @dataclass(frozen=True, slots=True)

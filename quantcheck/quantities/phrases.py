@@ -254,6 +254,22 @@ TOTAL_WORDS: tuple[str, ...] = (
     "overall", "add up", "adds up", "added up", "comes to", "come to", "came to", "brings",
     "bring", "brought", "whole", "entire", "plus",
 )
+# Units whose word or letter also means something else after a number, read as units only
+# on a line that speaks of what they measure: "26 C" is degrees on a line about heat, a
+# grade elsewhere; "70 pounds" is a weight beside "kg" or "weighs", money elsewhere. The
+# pattern each alias needs on its line.
+_TEMPERATURE_CUE = (
+    r"temp|degree|°|\bheat|\bcool|\bchill|\bwarm|\bthaw|\bfreez|\bboil|\bbak(?:e|ing)"
+    r"|\boven|ferment|incubat|\bsoak|\bcur(?:e|ing)\b|setpoint|\bhold|\bheld|\breflow|\b[CF]\)"
+)
+_WEIGHT_CUE = (
+    r"\bweigh|\bheav|\blight(?:er|est)?\b|\bkg\b|kilogram|\blbs?\b|\bmass\b|payload"
+    r"|baggage|luggage|\bbags?\b|\bload\b|\bcarry|\blift"
+)
+CONTEXT_UNITS: dict[str, str] = {
+    "C": _TEMPERATURE_CUE, "F": _TEMPERATURE_CUE, "pounds": _WEIGHT_CUE, "pound": _WEIGHT_CUE,
+}  # fmt: skip
+
 # Words that make a claimed percentage a share of one value in another: "an acceptance rate
 # of roughly 71%", "made up about 19% of enrollment".
 SHARE_WORDS: tuple[str, ...] = (

@@ -92,6 +92,9 @@ UNITS: tuple[Unit, ...] = (
     _u("degree Fahrenheit", "temperature_c", 5, over=9, shift=-32,
        aliases=("°F", "° F", "degrees Fahrenheit", "degree Fahrenheit", "degrees F",
                 "degree F", "deg F", "deg Fahrenheit", "degF", "fahrenheit")),
+    # "26 C (78 F)": the letter alone, after a space, as lab sheets and recipes write it
+    _u("degree Celsius", "temperature_c", exact=("C",), spaced=True),
+    _u("degree Fahrenheit", "temperature_c", 5, over=9, shift=-32, exact=("F",), spaced=True),
     _u("kelvin", "temperature_c", shift="-273.15", aliases=("kelvins", "kelvin")),
     _u("kelvin", "temperature_c", shift="-273.15", exact=("K",), spaced=True),
     # flow, in litres per minute
@@ -134,12 +137,14 @@ UNITS: tuple[Unit, ...] = (
     _u("foot", "length_m", "0.3048", aliases=("ft", "feet", "foot")),
     _u("yard", "length_m", "0.9144", aliases=("yd", "yards", "yard")),
     _u("mile", "length_m", "1609.344", aliases=("miles", "mile")),
-    # mass, in kilograms; no bare "pounds", which is also a currency
+    # mass, in kilograms
     _u("milligram", "mass_kg", "0.000001", aliases=("mg", "milligrams", "milligram")),
     _u("gram", "mass_kg", "0.001", aliases=("grams", "gram"), exact=("g",)),
     _u("kilogram", "mass_kg", aliases=("kg", "kilograms", "kilogram")),
     _u("tonne", "mass_kg", 1000, aliases=("tonnes", "tonne", "metric tons", "metric ton")),
-    _u("pound", "mass_kg", "0.45359237", aliases=("lbs", "lb")),
+    # "pounds" is also money: read as a weight only where its line speaks of weight
+    # (extract.CONTEXT_UNITS)
+    _u("pound", "mass_kg", "0.45359237", aliases=("lbs", "lb", "pounds", "pound")),
     _u("ounce", "mass_kg", "0.028349523125", aliases=("oz", "ounces", "ounce")),
     # volume, in litres
     _u("millilitre", "volume_l", "0.001",
@@ -188,6 +193,8 @@ UNITS: tuple[Unit, ...] = (
                 "km per hour", "km an hour")),
     _u("mile per hour", "speed_m_per_s", "0.44704",
        aliases=("mph", "miles per hour", "mile per hour", "miles an hour", "mile an hour")),
+    # a knot is one nautical mile (1852 m) an hour
+    _u("knot", "speed_m_per_s", 1852, over=3600, aliases=("knots", "knot", "kts", "kn")),
     # money, per currency: amounts in different currencies are never converted
     _u("US dollar", "money_usd",
        aliases=("US dollars", "dollars", "dollar", "USD")),
