@@ -11,6 +11,7 @@ from quantcheck.quantities import phrases, units
 from quantcheck.quantities.categories import Scope
 from quantcheck.quantities.extract import extract
 from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Relation, format_decimal
+from tests.quantities.context_units import subject_for
 
 # Pieces that exercise every branch of the scanner when glued together at random.
 TOKENS = [
@@ -105,7 +106,8 @@ def test_written_value_comes_back_normalized(
     value, text = written
     if negative and unit.category in SIGNED_CATEGORIES:
         value, text = -value, f"-{text}"
-    result = extract(f"The reading is {text} {alias} today.")
+    subject = subject_for(alias, unit.category)
+    result = extract(f"The {subject} reading is {text} {alias} today.")
     assert len(result.mentions) == 1, (text, alias, result)
     mention = result.mentions[0]
     fact = mention.fact

@@ -9,6 +9,7 @@ import pytest
 
 from quantcheck.quantities import units
 from quantcheck.quantities.extract import extract
+from tests.quantities.context_units import subject_for
 
 ALL_ALIASES = [(unit, alias) for unit in units.UNITS for alias in unit.aliases]
 ALL_EXACT = [(unit, alias) for unit in units.UNITS for alias in unit.exact_aliases]
@@ -41,7 +42,7 @@ def test_exact_alias_resolves_only_as_written(pair: tuple[units.Unit, str]) -> N
 )
 def test_alias_is_read_in_text(pair: tuple[units.Unit, str]) -> None:
     unit, alias = pair
-    mentions = extract(f"It is 7 {alias} now.").mentions
+    mentions = extract(f"The {subject_for(alias, unit.category)} is 7 {alias} now.").mentions
     assert len(mentions) == 1, alias
     mention = mentions[0]
     assert mention.fact.category == unit.category
