@@ -6,6 +6,7 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -36,16 +37,28 @@ def timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
+def run_process(command: list[str]) -> tuple[float, float]:
+    """Wall-clock seconds and peak RSS (MiB) of one run of ``command``, which must succeed."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return elapsed, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+
+
 def median_rate(action: Callable[[], object], items: int, rounds: int) -> tuple[float, list[float]]:
     """Median items per second over ``rounds`` calls, and every round's rate."""
     rates = [items / timed(action) for _ in range(rounds)]
     return statistics.median(rates), rates
 
 
-def write_result(name: str, payload: dict[str, Any]) -> Path:
-    """Write ``bench/results/NAME.json`` with the machine facts added."""
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"{name}.json"
+def write_result(name: str, payload: dict[str, Any], directory: Path = RESULTS) -> Path:
+    """Write ``NAME.json`` (in ``bench/results/`` unless told) with the machine facts added."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.json"
     payload = {"benchmark": name, "machine": machine(), **payload}
     path.write_text(json.dumps(payload, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     return path
