@@ -20,6 +20,7 @@ write a row for every claim). The repeated-sample run of ``bench.check_process``
 cache case beside it.
 
     .venv/bin/python -m bench.distinct_process [--claims 100000] [--rounds 3] [--out DIR]
+                                               [--data DIR]
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import RESULTS, ROOT, run_process, write_result
-from bench.distinct_workload import MissingDataError, development_sets, write_workload
+from bench.distinct_workload import DATA, MissingDataError, development_sets, write_workload
 from bench.peer_env import PEER, PEER_VERSION, PeerSetupError, peer_python
 
 NAME = "distinct_process"
@@ -92,15 +93,17 @@ def statuses(results: Path) -> tuple[int, dict[str, int]]:
     return sum(counts.values()), dict(counts.most_common())
 
 
-def measure(claims: int, rounds: int) -> dict[str, Any]:
-    """Run the three programs ``rounds`` times each on ``claims`` distinct claims."""
-    chosen = programs(peer_python())
-    seconds: dict[str, list[float]] = {p.name: [] for p in chosen}
-    peaks = dict.fromkeys(seconds, 0.0)
-    counted: dict[str, dict[str, int]] = {}
+def measure(claims: int, rounds: int, data: Path = DATA) -> dict[str, Any]:
+    """Run the three programs ``rounds`` times each on ``claims`` distinct claims made from
+    the development sets in ``data``."""
+    sets = development_sets(data)
     with tempfile.TemporaryDirectory(prefix="quantcheck-distinct-") as scratch:
         directory = Path(scratch)
-        workload = write_workload(directory, claims)
+        workload = write_workload(directory, claims, data)
+        chosen = programs(peer_python())
+        seconds: dict[str, list[float]] = {p.name: [] for p in chosen}
+        peaks = dict.fromkeys(seconds, 0.0)
+        counted: dict[str, dict[str, int]] = {}
         for round_number in range(rounds):
             shift = round_number % len(chosen)
             for program in chosen[shift:] + chosen[:shift]:
@@ -122,7 +125,7 @@ def measure(claims: int, rounds: int) -> dict[str, Any]:
         "rounds": rounds,
         "documents": workload.document_count,
         "original_claims": workload.original_count,
-        "development_sets": [dev.name for dev in development_sets()],
+        "development_sets": [dev.name for dev in sets],
         "programs": {
             program.name: {
                 "label": program.label,
@@ -153,9 +156,10 @@ def main() -> None:
     parser.add_argument("--claims", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder of the result file")
+    parser.add_argument("--data", type=Path, default=DATA, help="folder of the *-dev sets")
     args = parser.parse_args()
     try:
-        result = measure(args.claims, args.rounds)
+        result = measure(args.claims, args.rounds, args.data)
     except (MissingDataError, PeerSetupError) as exc:
         raise SystemExit(f"{NAME}: {exc}") from None
     for key, value in result.items():
