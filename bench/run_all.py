@@ -397,12 +397,19 @@ def md_kafka_throughput(result: dict[str, Any]) -> list[str]:
     scaling = result["processes"]
     lines += [
         "`quantcheck worker --processes N` (the command itself, exactly-once), claims/s from "
-        "the first verdicts to the last, medians; the broker shares the two cores:",
+        "the first verdicts to the last, medians; the broker shares the two cores. Per CPU "
+        "second: claims over the CPU time of the supervisor and its children in that span, "
+        "the rate of one core:",
         "",
         *_table(
-            ["processes", "claims/s", "rounds"],
+            ["processes", "claims/s", "claims per CPU second", "rounds"],
             [
-                [n, rate, ", ".join(f"{r:,}" for r in scaling["rounds"][n])]
+                [
+                    n,
+                    rate,
+                    scaling.get("claims_per_cpu_second", {}).get(n),
+                    ", ".join(f"{r:,}" for r in scaling["rounds"][n]),
+                ]
                 for n, rate in scaling["claims_per_s"].items()
             ],
         ),
