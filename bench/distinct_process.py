@@ -15,9 +15,10 @@ CSV, in rounds whose order rotates so that machine noise hits all alike:
 
 Reports each program's median wall-clock seconds, claims per second and peak resident
 set size, the ratios of quantcheck's time to each peer's in the same run, the goals those
-ratios are held to, and each program's count of claims by status (every program must
-write a row for every claim). The repeated-sample run of ``bench.check_process`` is the
-cache case beside it.
+ratios are held to, each program's count of claims by status (every program must write a
+row for every claim), and the machine's load average after each program's run (the
+median), since on a shared machine the seconds depend on what else runs. The
+repeated-sample run of ``bench.check_process`` is the cache case beside it.
 
     .venv/bin/python -m bench.distinct_process [--claims 100000] [--rounds 3] [--out DIR]
                                                [--data DIR]
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
 import sys
 import tempfile
@@ -104,6 +106,8 @@ def measure(claims: int, rounds: int, data: Path = DATA) -> dict[str, Any]:
         seconds: dict[str, list[float]] = {p.name: [] for p in chosen}
         peaks = dict.fromkeys(seconds, 0.0)
         counted: dict[str, dict[str, int]] = {}
+        # What else ran: on a shared machine the seconds depend on it, the ratios less so.
+        loads: list[float] = []
         for round_number in range(rounds):
             shift = round_number % len(chosen)
             for program in chosen[shift:] + chosen[:shift]:
@@ -117,6 +121,7 @@ def measure(claims: int, rounds: int, data: Path = DATA) -> dict[str, Any]:
                 if rows != claims:
                     raise SystemExit(f"{program.label} wrote {rows} rows for {claims} claims")
                 counted[program.name] = counts
+                loads.append(os.getloadavg()[0])
     medians = {name: statistics.median(times) for name, times in seconds.items()}
     to_tutorial = medians["quantcheck"] / medians["tutorial"]
     to_corroborate = medians["quantcheck"] / medians["corroborate"]
@@ -137,6 +142,7 @@ def measure(claims: int, rounds: int, data: Path = DATA) -> dict[str, Any]:
             }
             for program in chosen
         },
+        "load_average_1m_median": round(statistics.median(loads), 2),
         "time_ratio_to_tutorial": round(to_tutorial, 3),
         "time_ratio_to_corroborate": round(to_corroborate, 3),
         "goals": {

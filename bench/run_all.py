@@ -238,7 +238,12 @@ def md_distinct_process(result: dict[str, Any]) -> list[str]:
         " development sets each made unique by a trailing word that changes no verdict,"
         f" over their {result['documents']:,} documents; {result['rounds']} rounds in"
         " rotating order, medians; each program a process of its own reading the CSV files"
-        " and writing a results CSV.",
+        " and writing a results CSV"
+        + (
+            f"; load average {result['load_average_1m_median']} (median after each run)."
+            if "load_average_1m_median" in result
+            else "."
+        ),
         "",
         *_table(
             ["program", "seconds", "claims/s", "peak RSS MiB", "quantcheck's time ÷ this"],

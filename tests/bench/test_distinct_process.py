@@ -53,6 +53,7 @@ def test_a_tiny_run_measures_every_program_on_every_claim(tmp_path: Path) -> Non
         quantcheck / programs["tutorial"]["seconds_median"], rel=0.02
     )
     assert set(result["goals"]) >= {"time_to_tutorial_met", "time_to_corroborate_met"}
+    assert result["load_average_1m_median"] >= 0
     page = "\n".join(md_distinct_process(result))
     assert all(p["label"] in page for p in programs.values())
 
