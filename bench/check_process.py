@@ -41,7 +41,7 @@ def claims_file(directory: Path, count: int) -> Path:
 
 def seconds(command: list[str]) -> float:
     """Wall-clock seconds of one run of ``command``, which must succeed."""
-    return run_process(command)[0]
+    return run_process(command).seconds
 
 
 def main() -> None:
@@ -66,9 +66,9 @@ def main() -> None:
                 ("quantcheck", ours, quantcheck_s),
                 ("tutorial", theirs, tutorial_s),
             ):
-                elapsed, peak = run_process(command)
-                times.append(elapsed)
-                peaks[name] = max(peaks[name], peak)
+                measured = run_process(command)
+                times.append(measured.seconds)
+                peaks[name] = max(peaks[name], measured.peak_rss_mib)
         help_s = [seconds([*QUANTCHECK, "--help"]) for _ in range(STARTUP_ROUNDS)]
         single = [*QUANTCHECK, "check", "--documents", str(documents), "--claims", str(one)]
         one_s = [seconds(single) for _ in range(STARTUP_ROUNDS)]

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,8 +38,19 @@ def timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def run_process(command: list[str]) -> tuple[float, float]:
-    """Wall-clock seconds and peak RSS (MiB) of one run of ``command``, which must succeed."""
+@dataclass(frozen=True, slots=True)
+class ProcessRun:
+    """What one run of a program took."""
+
+    seconds: float
+    """Wall-clock seconds."""
+    cpu_seconds: float
+    """User and system CPU seconds: less than the wall clock's when others share the cores."""
+    peak_rss_mib: float
+
+
+def run_process(command: list[str]) -> ProcessRun:
+    """Run ``command``, which must succeed, and say what it took."""
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
@@ -46,7 +58,8 @@ def run_process(command: list[str]) -> tuple[float, float]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise subprocess.CalledProcessError(process.returncode, command)
-    return elapsed, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+    # ru_maxrss is in KiB on Linux.
+    return ProcessRun(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
 def tree_cpu_seconds(pid: int) -> float:

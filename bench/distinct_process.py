@@ -13,12 +13,13 @@ CSV, in rounds whose order rotates so that machine noise hits all alike:
 * corroborate 0.1.0, pinned, in an environment of its own (``bench.peer_env``), driven
   by ``bench/corroborate_process.py``: it looks each number up as text.
 
-Reports each program's median wall-clock seconds, claims per second and peak resident
-set size, the ratios of quantcheck's time to each peer's in the same run, the goals those
-ratios are held to, each program's count of claims by status (every program must write a
-row for every claim), and the machine's load average after each program's run (the
-median), since on a shared machine the seconds depend on what else runs. The
-repeated-sample run of ``bench.check_process`` is the cache case beside it.
+Reports each program's median wall-clock seconds, claims per second (and per CPU second,
+the rate of a core of its own) and peak resident set size, the ratios of quantcheck's time
+to each peer's in the same run, the goals those ratios are held to, each program's count
+of claims by status (every program must write a row for every claim), and the machine's
+load average after each program's run (the median), since on a shared machine the seconds
+depend on what else runs. The repeated-sample run of ``bench.check_process`` is the cache
+case beside it.
 
     .venv/bin/python -m bench.distinct_process [--claims 100000] [--rounds 3] [--out DIR]
                                                [--data DIR]
@@ -104,6 +105,7 @@ def measure(claims: int, rounds: int, data: Path = DATA) -> dict[str, Any]:
         workload = write_workload(directory, claims, data)
         chosen = programs(peer_python())
         seconds: dict[str, list[float]] = {p.name: [] for p in chosen}
+        cpu: dict[str, list[float]] = {p.name: [] for p in chosen}
         peaks = dict.fromkeys(seconds, 0.0)
         counted: dict[str, dict[str, int]] = {}
         # What else ran: on a shared machine the seconds depend on it, the ratios less so.
@@ -112,11 +114,12 @@ def measure(claims: int, rounds: int, data: Path = DATA) -> dict[str, Any]:
             shift = round_number % len(chosen)
             for program in chosen[shift:] + chosen[:shift]:
                 results = directory / f"{program.name}.csv"
-                elapsed, peak = run_process(
+                measured = run_process(
                     program.command(workload.documents, workload.claims, results)
                 )
-                seconds[program.name].append(elapsed)
-                peaks[program.name] = max(peaks[program.name], peak)
+                seconds[program.name].append(measured.seconds)
+                cpu[program.name].append(measured.cpu_seconds)
+                peaks[program.name] = max(peaks[program.name], measured.peak_rss_mib)
                 rows, counts = statuses(results)
                 if rows != claims:
                     raise SystemExit(f"{program.label} wrote {rows} rows for {claims} claims")
@@ -136,6 +139,8 @@ def measure(claims: int, rounds: int, data: Path = DATA) -> dict[str, Any]:
                 "label": program.label,
                 "seconds_median": round(medians[program.name], 2),
                 "claims_per_second": round(claims / medians[program.name]),
+                # One process on one core: the claims each second of that core checks.
+                "claims_per_cpu_second": round(claims / statistics.median(cpu[program.name])),
                 "peak_rss_mib": round(peaks[program.name], 1),
                 "rounds_seconds": [round(s, 2) for s in seconds[program.name]],
                 "statuses": counted[program.name],

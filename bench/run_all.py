@@ -246,12 +246,20 @@ def md_distinct_process(result: dict[str, Any]) -> list[str]:
         ),
         "",
         *_table(
-            ["program", "seconds", "claims/s", "peak RSS MiB", "quantcheck's time ÷ this"],
+            [
+                "program",
+                "seconds",
+                "claims/s",
+                "claims per CPU second",
+                "peak RSS MiB",
+                "quantcheck's time ÷ this",
+            ],
             [
                 [
                     p["label"],
                     p["seconds_median"],
                     p["claims_per_second"],
+                    p.get("claims_per_cpu_second"),
                     p["peak_rss_mib"],
                     _ratio(ours, p["seconds_median"]),
                 ]

@@ -46,6 +46,7 @@ def test_a_tiny_run_measures_every_program_on_every_claim(tmp_path: Path) -> Non
         assert len(program["rounds_seconds"]) == 1
         assert program["seconds_median"] > 0
         assert program["peak_rss_mib"] > 0
+        assert program["claims_per_cpu_second"] > 0
     # Each program judged the claims itself: quantcheck alone has a status for a negation.
     assert set(programs["corroborate"]["statuses"]) <= {"supported", "unsupported_quantity"}
     quantcheck = programs["quantcheck"]["seconds_median"]
