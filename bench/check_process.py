@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from bench.common import EXAMPLES, write_result
+from bench.common import EXAMPLES, run_process, write_result
 
 QUANTCHECK = [sys.executable, "-m", "quantcheck.worker"]
 TUTORIAL = [sys.executable, "-m", "bench.tutorial_process"]
@@ -42,21 +39,9 @@ def claims_file(directory: Path, count: int) -> Path:
     return path
 
 
-def run(command: list[str]) -> tuple[float, float]:
-    """Wall-clock seconds and peak RSS (MiB) of one run of ``command``, which must succeed."""
-    started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise subprocess.CalledProcessError(process.returncode, command)
-    return elapsed, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
-
-
 def seconds(command: list[str]) -> float:
     """Wall-clock seconds of one run of ``command``, which must succeed."""
-    return run(command)[0]
+    return run_process(command).seconds
 
 
 def main() -> None:
@@ -81,9 +66,9 @@ def main() -> None:
                 ("quantcheck", ours, quantcheck_s),
                 ("tutorial", theirs, tutorial_s),
             ):
-                elapsed, peak = run(command)
-                times.append(elapsed)
-                peaks[name] = max(peaks[name], peak)
+                measured = run_process(command)
+                times.append(measured.seconds)
+                peaks[name] = max(peaks[name], measured.peak_rss_mib)
         help_s = [seconds([*QUANTCHECK, "--help"]) for _ in range(STARTUP_ROUNDS)]
         single = [*QUANTCHECK, "check", "--documents", str(documents), "--claims", str(one)]
         one_s = [seconds(single) for _ in range(STARTUP_ROUNDS)]

@@ -55,7 +55,9 @@ Processes
     The real command, ``quantcheck worker --processes N`` for N = 1 and 2, alternately for
     ``--variant-rounds`` rounds: claims per second from the arrival of the first verdicts
     to that of the last (group joins and start-up left out, as they differ with N), warm
-    caches aside. The broker shares the machine's two cores with the processes.
+    caches aside, and claims per CPU second of the supervisor and its children over the
+    same span: the rate per core, which holds where the broker does not share the cores
+    with them as it does here.
 
 Peak RSS is each worker process's own high-water mark (``VmHWM``): the highest of all
 runs, and the highest per workload. Results go to ``bench/results/kafka_throughput.json``.
@@ -93,7 +95,7 @@ from bench.broker import (
     topic_specs,
     unique_name,
 )
-from bench.common import ROOT, write_result
+from bench.common import ROOT, tree_cpu_seconds, write_result
 from quantcheck.settings import BY_NAME
 
 BATCH_MAX_RECORDS = int(BY_NAME["batch_max_records"].default)
@@ -209,9 +211,10 @@ class Bench:
             lambda: self._worker_once(published, delivery, warm=warm, profile=profile)
         )
 
-    def processes(self, published: Published, count: int) -> float:
+    def processes(self, published: Published, count: int) -> tuple[float, float]:
         """Claims per second of ``quantcheck worker --processes count`` over the published
-        claims, from the first verdicts' arrival to the last's."""
+        claims, from the first verdicts' arrival to the last's, and claims per CPU second
+        of its processes (supervisor and children) over the same span: the rate per core."""
         verdicts, dlq = unique_name("verdicts"), unique_name("dlq")
         specs = worker_topics(claims=published.topic, verdicts=verdicts, dlq=dlq)
         make_topics(self.bootstrap, specs[1:])
@@ -222,15 +225,23 @@ class Bench:
         argv += ["--processes", str(count)]
         receiver = Receiver(self.bootstrap, verdicts, DEFAULT_PARTITIONS)
         process = self._start(argv, report)
+        # The processes' CPU when the first verdicts have arrived, read at the next look.
+        cpu_at_first: list[float] = []
+
+        def alive() -> bool:
+            if receiver.first_at is not None and not cpu_at_first:
+                cpu_at_first.append(tree_cpu_seconds(process.pid))
+            return process.poll() is None
+
         try:
-            last_at = receiver.wait_for(
-                published.claims, STALL_TIMEOUT_S, alive=lambda: process.poll() is None
-            )
+            last_at = receiver.wait_for(published.claims, STALL_TIMEOUT_S, alive=alive)
+            cpu = tree_cpu_seconds(process.pid) - cpu_at_first[0]
         finally:
             self._stop(process)
             receiver.close()
         assert receiver.first_at is not None
-        return (published.claims - receiver.first_count) / (last_at - receiver.first_at)
+        claims = published.claims - receiver.first_count
+        return claims / (last_at - receiver.first_at), claims / cpu
 
     def relay(self, published: Published, delivery: str) -> Run:
         """Run a fresh relay over the published claims until every copy has arrived."""
@@ -557,13 +568,17 @@ def measure(bootstrap: str, args: argparse.Namespace) -> tuple[dict[str, Any], s
         result["peak_rss_mib_by_workload"] = peaks
 
         scaling: dict[str, list[float]] = {"1": [], "2": []}
+        per_core: dict[str, list[float]] = {"1": [], "2": []}
         for _ in range(args.variant_rounds):
             for count, rates in scaling.items():
                 print(f"processes: {count} ...", flush=True)
-                rates.append(bench.processes(main, int(count)))
+                rate, per_cpu_second = bench.processes(main, int(count))
+                rates.append(rate)
+                per_core[count].append(per_cpu_second)
         one, two = (statistics.median(scaling[n]) for n in ("1", "2"))
         result["processes"] = {
             "claims_per_s": {"1": round(one), "2": round(two)},
+            "claims_per_cpu_second": {n: round(statistics.median(r)) for n, r in per_core.items()},
             "ratio_2_to_1": round(two / one, 2),
             "rounds": {n: [round(r) for r in rates] for n, rates in scaling.items()},
         }

@@ -1,8 +1,9 @@
 """Every benchmark in one run, with a summary: what ``make bench`` runs.
 
 Runs the benchmarks of ``bench/`` one after the other, each as ``python -m bench.NAME`` in a
-process of its own with sizes chosen so that the whole run stays under ten minutes on a
-two-core machine. One local Kafka broker is started for the run (unless
+process of its own with sizes chosen so that the whole run takes about twenty minutes on a
+two-core machine, most of it the realistic case (``distinct_process``: three checkers,
+100,000 distinct claims, three rounds). One local Kafka broker is started for the run (unless
 ``KAFKA_BOOTSTRAP_SERVERS`` names one) and handed to every benchmark through that
 variable; benchmarks that need PostgreSQL start their own throwaway server.
 
@@ -52,6 +53,7 @@ BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("check_throughput", ("--claims", "100000", "--rounds", "3"), 240),
     Benchmark("extract_adversarial", ("--rounds", "1"), 150),
     Benchmark("read_scaling", ("--rounds", "1"), 400),
+    Benchmark("distinct_process", ("--claims", "100000", "--rounds", "3"), 1500),
     Benchmark("check_process", ("--claims", "100000", "--rounds", "3"), 240),
     Benchmark("store_lookups", (), 150),
     Benchmark("replay_throughput", ("--claims", "100000"), 300),
@@ -221,11 +223,73 @@ def md_read_scaling(result: dict[str, Any]) -> list[str]:
     ]
 
 
-def md_check_process(result: dict[str, Any]) -> list[str]:
-    """The whole check command against the tutorial's checker as a program, and start-up."""
+def md_distinct_process(result: dict[str, Any]) -> list[str]:
+    """The whole check command beside its two peers on distinct claims over real documents."""
+    programs = result["programs"]
+    ours = programs["quantcheck"]["seconds_median"]
+    statuses = sorted({status for p in programs.values() for status in p["statuses"]})
+    goals = result["goals"]
+
+    def met(flag: bool) -> str:
+        return "met" if flag else "not met"
+
     return [
-        f"{result['claims']:,} claims, {result['rounds']} alternating rounds, medians;"
-        " each a process of its own reading the CSV files and writing a results CSV.",
+        f"The realistic case: {result['claims']:,} distinct claims, the"
+        f" {result['original_claims']:,} claims of {len(result['development_sets'])}"
+        " development sets each made unique by a trailing word that changes no verdict,"
+        f" over their {result['documents']:,} documents; {result['rounds']} rounds in"
+        " rotating order, medians; each program a process of its own reading the CSV files"
+        " and writing a results CSV"
+        + (
+            f"; load average {result['load_average_1m_median']} (median after each run)."
+            if "load_average_1m_median" in result
+            else "."
+        ),
+        "",
+        *_table(
+            [
+                "program",
+                "seconds",
+                "claims/s",
+                "claims per CPU second",
+                "peak RSS MiB",
+                "quantcheck's time ÷ this",
+            ],
+            [
+                [
+                    p["label"],
+                    p["seconds_median"],
+                    p["claims_per_second"],
+                    p.get("claims_per_cpu_second"),
+                    p["peak_rss_mib"],
+                    _ratio(ours, p["seconds_median"]),
+                ]
+                for p in programs.values()
+            ],
+        ),
+        f"Goals: time at most {goals['max_time_ratio_to_tutorial']} of the tutorial-style"
+        f" checker's ({result['time_ratio_to_tutorial']}: {met(goals['time_to_tutorial_met'])}),"
+        f" at most {goals['max_time_ratio_to_corroborate']} of corroborate's"
+        f" ({result['time_ratio_to_corroborate']}: {met(goals['time_to_corroborate_met'])}),"
+        f" peak RSS at most {goals['max_peak_rss_mib']:g} MiB"
+        f" ({programs['quantcheck']['peak_rss_mib']}: {met(goals['peak_rss_met'])}).",
+        "",
+        "Claims by status (the peers read fewer kinds of number and have fewer statuses):",
+        "",
+        *_table(
+            ["program", *statuses],
+            [[p["label"], *(p["statuses"].get(s, 0) for s in statuses)] for p in programs.values()],
+        ),
+    ]
+
+
+def md_check_process(result: dict[str, Any]) -> list[str]:
+    """The cache case: the whole check command on repeated sample claims, and start-up."""
+    return [
+        f"The cache case: the 16 sample claims repeated to {result['claims']:,} over the"
+        " 8-document handbook, so nearly every check is a verdict-cache hit;"
+        f" {result['rounds']} alternating rounds, medians; each a process of its own reading"
+        " the CSV files and writing a results CSV.",
         "",
         *_table(
             ["program", "seconds", "claims/s"],
@@ -363,12 +427,19 @@ def md_kafka_throughput(result: dict[str, Any]) -> list[str]:
     scaling = result["processes"]
     lines += [
         "`quantcheck worker --processes N` (the command itself, exactly-once), claims/s from "
-        "the first verdicts to the last, medians; the broker shares the two cores:",
+        "the first verdicts to the last, medians; the broker shares the two cores. Per CPU "
+        "second: claims over the CPU time of the supervisor and its children in that span, "
+        "the rate of one core:",
         "",
         *_table(
-            ["processes", "claims/s", "rounds"],
+            ["processes", "claims/s", "claims per CPU second", "rounds"],
             [
-                [n, rate, ", ".join(f"{r:,}" for r in scaling["rounds"][n])]
+                [
+                    n,
+                    rate,
+                    scaling.get("claims_per_cpu_second", {}).get(n),
+                    ", ".join(f"{r:,}" for r in scaling["rounds"][n]),
+                ]
                 for n, rate in scaling["claims_per_s"].items()
             ],
         ),
@@ -499,6 +570,7 @@ RENDERERS = {
     "check_throughput": md_check_throughput,
     "extract_adversarial": md_extract_adversarial,
     "read_scaling": md_read_scaling,
+    "distinct_process": md_distinct_process,
     "check_process": md_check_process,
     "store_lookups": md_store_lookups,
     "replay_throughput": md_replay_throughput,

@@ -1,8 +1,10 @@
-"""Every setting the service reads, as one pydantic-settings model.
+"""Every setting the service reads, as one pydantic model.
 
 A setting is a field of :class:`Settings`: its type and bounds, its default and its help.
 It is read from its ``QUANTCHECK_<NAME>`` environment variable, and a command-line flag
 (``--name-with-dashes``; a yes/no setting as ``--name``/``--no-name``) beats the variable.
+The variables are read here rather than by pydantic-settings, whose import (asyncio, ssl,
+dotenv and cloud secret stores among it) cost every command a tenth of its start-up.
 A command adds the flags of the settings it uses with :func:`add_settings` and reads them
 all with :func:`load_settings`; a bad value, from a flag or a variable, is a one-line usage
 error naming the setting and where the value came from. One model, so that the CLI, the
@@ -12,11 +14,14 @@ README and the deployment files cannot disagree about a name.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import (
+    BaseModel,
+    ConfigDict,
     Field,
     PositiveInt,
     SecretStr,
@@ -25,7 +30,6 @@ from pydantic import (
     model_validator,
 )
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from quantcheck.errors import UsageError
 
@@ -50,14 +54,11 @@ def _flag(flag: str) -> dict[str, Any]:
     return {"flag": flag}
 
 
-class Settings(BaseSettings):
-    """The service's settings; each field is one ``QUANTCHECK_*`` variable and one flag."""
+class Settings(BaseModel):
+    """The service's settings; each field is one ``QUANTCHECK_*`` variable and one flag.
+    Made from given values alone: :func:`load_settings` adds the variables."""
 
-    # An empty variable means "not set", as it did before there was a model, and as a
-    # deployment template that leaves a value blank intends.
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX, frozen=True, extra="forbid", env_ignore_empty=True
-    )
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
 
     # fmt: off
     store_url: str = Field(
@@ -252,14 +253,27 @@ def add_settings(parser: argparse.ArgumentParser, names: Iterable[str]) -> None:
         parser.add_argument(setting.flag, **kwargs)
 
 
+def _environment() -> dict[str, str]:
+    """The values of the settings' variables, by setting name. A variable's name is read in
+    any case; an empty variable means "not set", as it did before there was a model, and as
+    a deployment template that leaves a value blank intends."""
+    names = {setting.env.lower(): setting.name for setting in SETTINGS}
+    return {
+        names[variable.lower()]: value
+        for variable, value in os.environ.items()
+        if value and variable.lower() in names
+    }
+
+
 def load_settings(args: argparse.Namespace, names: Iterable[str]) -> Settings:
     """The settings: the flags of ``names`` given in ``args``, else their environment
     variables, else their defaults. A bad value is a one-line UsageError naming the setting
     and where its value came from."""
     wanted = frozenset(names)
     given = {name: getattr(args, name) for name in wanted if hasattr(args, name)}
+    environment = _environment()
     try:
-        return Settings(**given)
+        return Settings.model_validate({**environment, **given})
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
     ours = [
@@ -276,7 +290,7 @@ def load_settings(args: argparse.Namespace, names: Iterable[str]) -> Settings:
             for name in {_setting_of(error) for error in errors}
         }
         try:
-            return Settings(**defaults, **given)
+            return Settings.model_validate({**environment, **defaults, **given})
         except ValidationError as exc:
             ours = exc.errors(include_url=False)
     raise _usage_error(ours[0], given) from None

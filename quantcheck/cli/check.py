@@ -20,13 +20,13 @@ from collections.abc import Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from quantcheck.answers.claims import AnswerSentence, answer_sentences, in_answer
 from quantcheck.answers.split import Uncited
-from quantcheck.checker import CHECKER_VERSION, Checker, Claim, Document, Status
+from quantcheck.checker import Checker, Claim, Document, Status
 from quantcheck.cli.checker_options import CHECK_SETTINGS, check_options, uncited_of
 from quantcheck.cli.progress import file_progress
-from quantcheck.cli.stores import opened_store
 from quantcheck.errors import InputError, UsageError
 from quantcheck.inputs.claims import AnswerRow, ClaimDefaults, ClaimRow, iter_claims
 from quantcheck.inputs.documents import read_documents
@@ -42,15 +42,10 @@ from quantcheck.reports.results import (
 from quantcheck.reports.summary import ordered_counts, summary_lines
 from quantcheck.reports.table import TableRows, print_verdict_table
 from quantcheck.settings import Settings, add_settings, load_settings
-from quantcheck.worker.replay.compare import Coordinates, Decision, ReplayedClaim, transition_of
-from quantcheck.worker.replay.report_html import (
-    CHECK_WORDING,
-    HtmlReport,
-    status_chart,
-    write_page,
-)
-from quantcheck.worker.store import DocumentStore, mask_url
-from quantcheck.worker.store.resolve import resolve_cited
+
+if TYPE_CHECKING:
+    from quantcheck.cli.check_report import CheckReport
+    from quantcheck.worker.store import DocumentStore
 
 # Claims are checked in chunks so the store sees one query per version per chunk and
 # memory stays bounded on large files.
@@ -172,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
             file_progress(args.claims, "checking", min_bytes=PROGRESS_MIN_BYTES)
         )
         source = _Source(args, settings, stack, progress, checker.options.scope.value)
-        report = _report(args, settings, source) if args.report else None
+        report = _report(args, settings, source, verdicts) if args.report else None
         writer: ResultsWriter | None = None
         for line in _checked(source, checker, uncited_of(settings)):
             if args.out and writer is None:
@@ -185,14 +180,11 @@ def run(args: argparse.Namespace) -> int:
                 table.add(row)
                 if report is not None:
                     # A sentence's spans point into its answer's text.
-                    event = row.claim.event if line.answer is None else line.answer.event
-                    report.add_claim(_report_claim(row, verdicts), event)
+                    report.add(row, row.claim.event if line.answer is None else line.answer.event)
         if args.out and writer is None:
             _open_results(stack, args, out_format, [], verdicts)
         if report is not None:
-            statuses = Counter(summary.statuses)
-            page = report.page(summary.lines(), "Statuses", status_chart(statuses), statuses)
-            write_page(args.report, page)
+            report.write(args.report, summary.lines(), Counter(summary.statuses))
     print("\n".join(summary.lines()))
     failure = summary.failure_line()
     if failure is not None:
@@ -257,6 +249,10 @@ class _Source:
         self.rows = iter_claims(
             args.claims, defaults=ClaimDefaults(kb_version=self.override), progress=progress
         )
+        # The store's code is loaded only by a run that reads one: a documents file's run
+        # starts without it.
+        from quantcheck.cli.stores import opened_store  # noqa: PLC0415
+
         self.store = stack.enter_context(
             opened_store(
                 settings.store_url,
@@ -290,6 +286,8 @@ def _checked(source: _Source, checker: Checker, uncited: Uncited) -> Iterator[Ch
         for item in pending:
             yield _check(item, checker, source.documents)
         return
+    from quantcheck.worker.store.resolve import resolve_cited  # noqa: PLC0415
+
     store = source.store
     known: set[str] = set()
     while chunk := list(itertools.islice(pending, CHUNK_LINES)):
@@ -343,42 +341,18 @@ def _check(item: _Pending, checker: Checker, documents: Mapping[str, Document]) 
     return CheckedLine(tuple(rows), answer, item.sentences)
 
 
-def _report(args: argparse.Namespace, settings: Settings, source: _Source) -> HtmlReport:
-    version = settings.kb_version or "each claim's own version"
-    documents = args.documents or f"{mask_url(settings.store_url)}, {version}"
-    return HtmlReport(
-        title=f"quantcheck check of {args.claims}",
-        context=[
-            ("claims", args.claims),
-            ("documents", documents),
-            ("checker version", CHECKER_VERSION),
-            ("scope", settings.scope),
-            ("compared with", "each claim's expected_status, where it has one"),
-        ],
+def _report(
+    args: argparse.Namespace, settings: Settings, source: _Source, verdicts: OfflineVerdicts
+) -> CheckReport:
+    # The page's code is loaded only by a run that writes one, to keep start-up short.
+    from quantcheck.cli.check_report import CheckReport  # noqa: PLC0415
+
+    return CheckReport(
+        claims=args.claims,
+        documents_file=args.documents,
+        store_url=settings.store_url,
+        kb_version=settings.kb_version,
+        scope=settings.scope,
         documents=source.document_text,
-        keep=lambda claim: claim.new.status != Status.SUPPORTED or claim.differs,
-        wording=CHECK_WORDING,
-    )
-
-
-def _report_claim(row: CheckedRow, verdicts: OfflineVerdicts) -> ReplayedClaim:
-    """A checked claim as the report shows it: its verdict compared with its expected
-    status, where it has one."""
-    claim = row.claim
-    where = verdicts.source(claim.row)
-    place = Coordinates(where.topic, where.partition, where.offset)
-    new = Decision(row.status, row.reason, verdict=row.verdict is not None)
-    expected = (
-        None if claim.expected_status is None else Decision(claim.expected_status, "", verdict=True)
-    )
-    return ReplayedClaim(
-        claim_id=claim.event.claim_id,
-        read_at=place,
-        source=place,
-        source_timestamp=-1,
-        recorded=expected,
-        new=new,
-        transition=transition_of(expected, new, compared=expected is not None),
-        verdict_json=verdicts.verdict(row),
-        answer_id=claim.event.answer_id,
+        verdicts=verdicts,
     )

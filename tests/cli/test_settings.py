@@ -138,3 +138,15 @@ def test_a_bad_variable_of_a_setting_the_command_does_not_use_is_left_alone(
     add_settings(parser, ("processes",))
     with pytest.raises(UsageError, match=r"^QUANTCHECK_PROCESSES: input should be greater"):
         load_settings(parser.parse_args([]), ("processes",))
+
+
+def test_a_variable_is_read_whatever_the_case_of_its_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("quantcheck_batch_max_records", "41")
+    assert loaded().batch_max_records == 41
+
+
+def test_a_variable_no_setting_reads_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUANTCHECK_NOT_A_SETTING", "anything")
+    assert loaded() == loaded("--batch-max-records", BY_NAME["batch_max_records"].default)

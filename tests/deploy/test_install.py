@@ -170,7 +170,7 @@ def test_pip_install_dot_brings_the_check_and_nothing_for_kafka_postgres_or_char
     check_venv: Path,
 ) -> None:
     names = installed(check_venv)
-    assert {"quantcheck", "lemminflect", "sentencex", "pydantic-settings", "rich"} <= names
+    assert {"quantcheck", "lemminflect", "sentencex", "rich"} <= names
     assert not names & NOT_IN_THE_CHECK, sorted(names & NOT_IN_THE_CHECK)
 
 
