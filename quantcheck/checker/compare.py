@@ -501,9 +501,23 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
     # still state the number, counting something else ("1,200 people" for "1,200
     # employees"): that match is reported as noun_differs.
     counts_it = fact.category != NUMBER and fact.category in index.by_category
+    literal = claim.literal
+    # A whole number the claim states plainly matches only its own value or a range
+    # holding it; a document's other plain numbers are many and need no closer look.
+    strict = (
+        fact.relation is Relation.EQ
+        and claim.exact
+        and not claim.approximate
+        and literal is not None
+        and literal.exponent >= 0
+        and literal.scale < _ROUNDING_SCALE
+    )
     for mention in index.by_family.get(PLAIN, ()):
         other = mention.fact
         if other == fact:
+            continue
+        plain = mention.exact and other.relation is not Relation.RANGE
+        if strict and plain and other.value != fact.value:
             continue
         same = other.category == fact.category or NUMBER in (other.category, fact.category)
         if not same and counts_it:

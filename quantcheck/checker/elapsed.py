@@ -32,6 +32,7 @@ _SHORTEST_YEAR = 364
 _MONTHS = "time_months"
 _SECONDS = "time_seconds"
 _DAY_COUNTS = (f"{COUNT_PREFIX}night]", f"{COUNT_PREFIX}day]")
+_DATED = frozenset({dates.DATE, dates.MONTH, dates.YEAR})
 # The words that make a claimed number an age: "at the age of 82", "aged 74", "77 when
 # she died".
 _AGE = re.compile(r"\b(?i:age|aged|ages|old|when\s+(?:he|she|they)\s+died|died\s+at)\b")
@@ -77,7 +78,16 @@ def elapsed(
     fact = claim.fact
     if not isinstance(fact.value, Decimal) or fact.relation is Relation.RANGE:
         return None
+    category = fact.category
+    near = wording[max(0, claim.span.start - _NEAR) : claim.span.end + _NEAR]
+    ages = (category in (NUMBER, _MONTHS) or category.startswith(COUNT_PREFIX)) and bool(
+        _AGE.search(near)
+    )
     claimed = [m for m in companions if m is not claim]
+    if not (ages or category in (_SECONDS, _MONTHS, *_DAY_COUNTS)) or not any(
+        m.fact.category in _DATED for m in claimed
+    ):
+        return None  # cheap tests first: most claimed values are no durations
     evidence = list(_moments(index.by_family.get(PERIOD, ()), claimed=False))
     moments = list(_moments(claimed, claimed=True, known=evidence))
     if not moments:
@@ -85,16 +95,13 @@ def elapsed(
     if sum(m.mention.key is not None for m in evidence) > _MOST_DATA_DATES:
         # A dated series has a date any number of days from any claimed one.
         evidence = [m for m in evidence if m.mention.key is None]
-    near = wording[max(0, claim.span.start - _NEAR) : claim.span.end + _NEAR]
-    if _AGE.search(near) and (
-        fact.category in (NUMBER, _MONTHS) or fact.category.startswith(COUNT_PREFIX)
-    ):
+    if ages:
         found = _age(claim, moments, evidence)
         if found is not None:
             return found
-    if fact.category in (_SECONDS, *_DAY_COUNTS):
+    if category in (_SECONDS, *_DAY_COUNTS):
         return _days(claim, moments, evidence)
-    if fact.category == _MONTHS:
+    if category == _MONTHS:
         return _months(claim, moments, evidence)
     return None
 
@@ -110,7 +117,7 @@ def _moments(
     ends: list[tuple[Mention, str]] = []
     for mention in mentions:
         fact = mention.fact
-        if fact.category not in (dates.DATE, dates.MONTH, dates.YEAR) or mention.problem:
+        if fact.category not in _DATED or mention.problem:
             continue
         if fact.relation is Relation.EQ:
             ends.append((mention, str(fact.value)))

@@ -3,6 +3,8 @@ for periods that agree."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from quantcheck.checker.model import MatchKind
 from quantcheck.quantities import dates
 from quantcheck.quantities.facts import Fact, Mention, Relation
@@ -13,7 +15,12 @@ def periods_agree(claim: Mention, found: Mention) -> bool:
     either value is stated for no period."""
     if claim.period is None or found.period is None:
         return True
-    stated, other = claim.period, found.period
+    return _agree(claim.period, found.period)
+
+
+@lru_cache(maxsize=65536)
+def _agree(stated: Fact, other: Fact) -> bool:
+    # Pure in two facts, and asked of the same pairs for every value of a document.
     return (
         period_match(stated, other) is not None
         or period_match(other, stated) is not None
@@ -33,6 +40,7 @@ def _within(inner: Fact, outer: Fact) -> bool:
     return span.first <= part.first and part.last <= span.last
 
 
+@lru_cache(maxsize=65536)
 def period_match(claimed: Fact, found: Fact) -> MatchKind | None:
     """Whether the evidence period supports the claimed one: it lies inside the claimed
     period ("2024" holds "March 5, 2024"; "the second quarter" holds "fiscal 2022 second
@@ -81,6 +89,7 @@ def period_match(claimed: Fact, found: Fact) -> MatchKind | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def _extent(fact: Fact, year: int | None = None) -> dates.Extent | None:
     """The days a period fact covers (both ends of a range), placed in ``year`` when it
     names none; None when the day does not exist that year."""
