@@ -469,9 +469,10 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
         if fact.category == TIME_OF_DAY:
             yield from _clock_candidates(fact, index.by_category.get(TIME_OF_DAY, ()))
         return  # identifiers and scores match exactly or not at all
+    reach = _reach(claim)
     if group != PLAIN:
         for mention in index.by_category.get(fact.category, ()):
-            if mention.fact != fact:
+            if mention.fact != fact and not _beyond(reach, fact, mention):
                 kind = _loose_match(claim, mention, fact, mention.fact)
                 if kind is not None:
                     yield mention, kind
@@ -501,23 +502,9 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
     # still state the number, counting something else ("1,200 people" for "1,200
     # employees"): that match is reported as noun_differs.
     counts_it = fact.category != NUMBER and fact.category in index.by_category
-    literal = claim.literal
-    # A whole number the claim states plainly matches only its own value or a range
-    # holding it; a document's other plain numbers are many and need no closer look.
-    strict = (
-        fact.relation is Relation.EQ
-        and claim.exact
-        and not claim.approximate
-        and literal is not None
-        and literal.exponent >= 0
-        and literal.scale < _ROUNDING_SCALE
-    )
     for mention in index.by_family.get(PLAIN, ()):
         other = mention.fact
-        if other == fact:
-            continue
-        plain = mention.exact and other.relation is not Relation.RANGE
-        if strict and plain and other.value != fact.value:
+        if other == fact or _beyond(reach, fact, mention):
             continue
         same = other.category == fact.category or NUMBER in (other.category, fact.category)
         if not same and counts_it:
@@ -578,6 +565,35 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         if near(other.value):
             return MatchKind.APPROXIMATE
     return None
+
+
+def _reach(claim: Mention) -> Decimal | None:
+    """How far from the claimed value an exactly converted evidence value may lie and
+    still read as it at any precision the claim allows (its last written digit; a
+    hundredth of a hedged round number, twice over); None where that is not known. A
+    document holds many values of a claim's kind and few near it: the rest are passed
+    over without a closer look."""
+    literal, value = claim.literal, claim.fact.value
+    if literal is None or not claim.exact or not isinstance(value, Decimal):
+        return None
+    with localcontext(CONTEXT):
+        share = abs(value) * _ROUND_NUMBER_SHARE if claim.approximate else Decimal(0)
+        return _quantum(claim) + share
+
+
+def _beyond(reach: Decimal | None, fact: Fact, mention: Mention) -> bool:
+    """Whether an evidence value lies beyond a claim's reach (see :func:`_reach`)."""
+    other = mention.fact
+    if reach is None or not mention.exact or other.relation is Relation.RANGE:
+        return False
+    value, found = fact.value, other.value
+    assert isinstance(value, Decimal)
+    return isinstance(found, Decimal) and abs(found - value) > reach
+
+
+# A hedged round number may stand a hundredth from what it rounds (Literal.rounds_near);
+# twice that is surely beyond it.
+_ROUND_NUMBER_SHARE = Decimal("0.02")
 
 
 def _rounded_bound(claim: Mention, other: Fact) -> bool:
