@@ -47,6 +47,7 @@ from quantcheck.quantities.categories import (
     same_dimension,
 )
 from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, Span
+from quantcheck.quantities.phrases import DECREASE_WORDS
 from quantcheck.quantities.readings import Writing, values_of
 
 _PREFERENCE = {
@@ -166,6 +167,8 @@ def find_support(
     found = _present(claim, evidence)
     if found is None:
         return FactCheck(claim, matched=False)
+    if found.difference is Difference.OTHER_SIGN and _DECREASE.search(_near(wording, claim)):
+        found = replace(found, difference=Difference.SIGN_IN_WORDS)
     assert found.difference is not None
     if POLICY[found.difference].accepted:
         index = next(index for doc_id, index in evidence if doc_id == found.doc_id)
@@ -190,6 +193,17 @@ def find_support(
         other_period=found.mention.period if found.difference is Difference.OTHER_PERIOD else None,
         difference=found.difference,
     )
+
+
+# Words that say a value is a decrease, which data writes with a minus sign.
+_DECREASE = re.compile(rf"\b(?i:{'|'.join(map(re.escape, DECREASE_WORDS))})\b")
+# How far from a value its words are read.
+_NEAR = 40
+
+
+def _near(wording: str, claim: Mention) -> str:
+    """The words just before and after a claimed value."""
+    return wording[max(0, claim.span.start - _NEAR) : claim.span.end + _NEAR]
 
 
 # --- binding: what a value is said of -------------------------------------------------------
@@ -349,6 +363,9 @@ def difference(
     if other.category == fact.category:
         if not periods_agree(claim, found):
             return Difference.OTHER_PERIOD
+        signed = isinstance(other.value, Decimal) and isinstance(fact.value, Decimal)
+        if signed and fact.value and other.value == -fact.value:  # type: ignore[operator]
+            return Difference.OTHER_SIGN
         if other.value == fact.value and other.upper == fact.upper:
             if other.relation is fact.relation:
                 return None

@@ -19,6 +19,8 @@ from enum import StrEnum
 class Difference(StrEnum):
     """How an evidence occurrence of a claimed number differs from the claim's fact."""
 
+    OTHER_SIGN = "other_sign"  # the evidence writes the value negative, the claim does not
+    SIGN_IN_WORDS = "sign_in_words"  # the claim says the minus in words: "down 1.7%"
     OTHER_VALUE = "other_value"  # same category, another value: the number in another scale
     OTHER_UNIT = "other_unit"  # the number in another unit of the same kind (USD vs EUR)
     OTHER_DIMENSION = "other_dimension"  # the number measures another kind of thing
@@ -53,6 +55,9 @@ class Treatment:
 
 
 POLICY: dict[Difference, Treatment] = {
+    Difference.OTHER_SIGN: Treatment(False, "in cited evidence with the other sign"),
+    # "Public Works is down 1.7%" against a table's "-1.7%": the sign said in words.
+    Difference.SIGN_IN_WORDS: Treatment(True, "in cited evidence as a decrease"),
     Difference.OTHER_VALUE: Treatment(False, "in cited evidence with another value"),
     Difference.OTHER_UNIT: Treatment(False, "in cited evidence in another unit"),
     Difference.OTHER_DIMENSION: Treatment(False, "in cited evidence measuring something else"),

@@ -424,6 +424,10 @@ class _Reader:
     def _quantity(self, m: re.Match[str]) -> bool:
         start = m.start()
         first = parse_number(m["q_num1"])
+        tolerance = first.value < 0 and self.scan[max(0, m.start("q_num1") - 2) : start] == "+/"
+        if tolerance:
+            # "+/-5%": a tolerance of 5%, not minus five.
+            first = Number(-first.value, first.exponent)
         if m["q_frac"] is not None:
             fraction = Decimal(FRACTION_WORDS[m["q_frac"].casefold()])
             exponent = fraction.as_tuple().exponent
@@ -435,6 +439,8 @@ class _Reader:
         scale1 = _scale(m, "q_scale1")
         unit1 = _unit_of(m, "q_unit1")
         tail = _trailing(m["q_tail2"] or m["q_tail1"] or m["q_after"])
+        if tolerance:
+            tail = Relation.LE
         if m["q_num2"] is None:
             if unit1 is not None and (lookalike := self._scale_lookalike(m)) is not None:
                 scale1, unit1 = lookalike, None

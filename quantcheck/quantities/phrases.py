@@ -22,6 +22,8 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
         "maximum of", "maximum", "max", "not exceed", "not exceeding", "never exceed",
         "never exceeds", "not to exceed", "cannot exceed", "can't exceed", "can’t exceed",
         "at or below", "no higher than", "no greater than", "≤", "<=",
+        # a tolerance: "180 N·m ± 5%", "+/- 5%"
+        "±", "+/-", "+/−", "plus or minus",
     ),
     Relation.GT: (
         "above", "over", "more than", "greater than", "higher than", "larger than",
@@ -298,6 +300,15 @@ DIFFERENCE_WORDS: tuple[str, ...] = (
     "behind", "more", "less", "fewer", "larger", "smaller", "bigger", "higher", "lower",
     "longer", "shorter", "cheaper", "above", "below", "saves", "save", "saving",
     "savings", "surplus", "deficit", "extra", "better", "worse",
+)
+# Words that say a value is a decrease, as data writes with a minus sign: "Public Works is
+# down 1.7%", "slipping 1.1% in April".
+DECREASE_WORDS: tuple[str, ...] = (
+    "down", "fell", "fall", "falls", "fallen", "falling", "decline", "declined", "declines",
+    "declining", "decrease", "decreased", "decreases", "drop", "dropped", "drops",
+    "dropping", "slip", "slipped", "slipping", "slid", "lost", "lose", "loss", "lower",
+    "cut", "cuts", "shrank", "shrunk", "contracted", "reduction", "reduced", "negative",
+    "deficit", "decrement",
 )
 # Words that speak of a difference only right beside the value they compute: "up 582
 # students", "rose by $150", "4.1 million over budget".

@@ -164,6 +164,13 @@ UNITS: tuple[Unit, ...] = (
     _u("bar", "pressure_kpa", 100, aliases=("bar",)),
     _u("millibar", "pressure_kpa", "0.1", aliases=("mbar", "millibars", "millibar")),
     _u("psi", "pressure_kpa", _PSI_N, over=_PSI_D, aliases=("psi",)),
+    # torque, in newton-metres; a pound-foot is 0.45359237 kg × 9.80665 m/s² × 0.3048 m
+    _u("newton-metre", "torque_nm",
+       aliases=("N·m", "N*m", "N-m", "newton-metres", "newton-meters", "newton metres",
+                "newton meters"), exact=("Nm",)),
+    _u("pound-foot", "torque_nm", "1.3558179483314004",
+       aliases=("lb-ft", "lb·ft", "lb ft", "lbf·ft", "ft-lb", "ft·lb", "ft-lbs", "foot-pounds",
+                "pound-feet", "pound-foot")),
     # electrical quantities
     _u("volt", "voltage_v", aliases=("volts", "volt"), exact=("V",)),
     _u("millivolt", "voltage_v", "0.001", aliases=("millivolts", "millivolt"), exact=("mV",)),
@@ -321,6 +328,7 @@ BASE_UNITS: dict[str, str] = {
     "voltage_v": "V",
     "current_a": "A",
     "power_w": "W",
+    "torque_nm": "N·m",
     "energy_wh": "Wh",
     "frequency_hz": "Hz",
     "speed_m_per_s": "m/s",
