@@ -48,6 +48,7 @@ from quantcheck.quantities.phrases import (
     KEY_UNIT_ALIASES,
     MONEY_KEY_WORDS,
     PERCENT_KEY_WORDS,
+    UNIT_FIELD_KEYS,
     WRITTEN_UNIT_SYMBOLS,
     WRITTEN_UNIT_SYNONYMS,
 )
@@ -109,6 +110,7 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
     read_texts: dict[str, Extraction] = {}
     key_units: dict[tuple[tuple[str, ...], str | None], units.Unit] = {}
     currency = _currency_of(text, table)
+    stated_units = _stated_units(text, table)
     for cell in table:
         written = text[cell.start : cell.end]
         if _DATA_NUMBER.fullmatch(written) and not _names_a_date(cell.key):
@@ -143,7 +145,7 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
         if isinstance(found_here, str):
             signature = (cell.path or (cell.key,), cell.unit)
             if signature not in key_units:
-                key_units[signature] = _unit_of_key(cell, currency)
+                key_units[signature] = _unit_of_key(cell, currency, _stated_for(cell, stated_units))
             period = None
             if cell.column is not None:
                 if cell.column not in column_periods:
@@ -290,7 +292,32 @@ def _scaled(mention: Mention, scale: Decimal) -> Mention:
     )
 
 
-def _unit_of_key(cell: structured.Cell, currency: str | None = None) -> units.Unit:
+def _stated_units(
+    text: str, table: tuple[structured.Cell, ...]
+) -> list[tuple[tuple[str, ...], units.Unit]]:
+    """The units data states in a field of its own for the values beside and below it:
+    ``"unit": "kWh"`` beside ``"readings": [...]``: each with the key path it covers."""
+    found = []
+    for cell in table:
+        if cell.key.casefold() in UNIT_FIELD_KEYS:
+            unit = _unit_named(text[cell.start : cell.end].strip(), as_written=True)
+            if unit is not None:
+                found.append(((cell.path or (cell.key,))[:-1], unit))
+    return found
+
+
+def _stated_for(
+    cell: structured.Cell, stated: list[tuple[tuple[str, ...], units.Unit]]
+) -> units.Unit | None:
+    """The unit a field of its own states for ``cell``: the nearest one above it."""
+    path = cell.path or (cell.key,)
+    covering = [(len(scope), unit) for scope, unit in stated if path[: len(scope)] == scope]
+    return max(covering, key=lambda item: item[0])[1] if covering else None
+
+
+def _unit_of_key(
+    cell: structured.Cell, currency: str | None = None, stated: units.Unit | None = None
+) -> units.Unit:
     """The unit of a data value: the one its document states (a units map, a caption,
     ``# unit:``), else from its key ("price (USD)", "duration_seconds", "glucose_mmol_l")
     or the nearest key above it that names one ("memory_gb" > "base"), else the
@@ -312,6 +339,10 @@ def _unit_of_key(cell: structured.Cell, currency: str | None = None) -> units.Un
     words = [word.casefold() for key in path[-2:] for word in _KEY_WORDS.findall(key)]
     if currency is not None and not MONEY_KEY_WORDS.isdisjoint(words):
         return units.lookup(currency) or units.Unit(name=NUMBER, category=NUMBER)
+    if stated is not None and not _NOT_MEASURED.isdisjoint(words):
+        stated = None  # an id, a count or a share is no reading in the stated unit
+    if stated is not None:
+        return stated
     leaf = _KEY_WORDS.findall(cell.key)
     if leaf:
         tail = _CAMEL_TAIL.search(leaf[-1])  # "maxReplicas" counts replicas
@@ -351,7 +382,6 @@ def _unit_in_key(key: str) -> units.Unit | None:
         # with its unit.
         word = tail.group()
         unit = _unit_named(KEY_UNIT_ALIASES.get(word.casefold(), word), as_written=False)
-        last = word
     if unit is None and _folded_unit_name(last) in WRITTEN_UNIT_NAMES:
         # "battery_mah", "energy_kcal", "peak_brightness_nits": a unit no table lists,
         # which such a key names as plainly as "weight_g" does grams.
@@ -360,6 +390,8 @@ def _unit_in_key(key: str) -> units.Unit | None:
 
 
 _SHARE_WORDS = frozenset({"pct", "percent", "percentage"})
+# Words of keys whose values a unit stated apart does not measure.
+_NOT_MEASURED = _SHARE_WORDS | frozenset({"id", "count", "number", "no", "qty", "year", "rank"})
 # The last part of a camel-cased key: "Ms" of "connectTimeoutMs", "MB" of "bodyMB".
 _CAMEL_TAIL = re.compile(r"(?<=[a-z])(?:[A-Z][a-z]+|[A-Z]+)$")
 

@@ -545,6 +545,12 @@ class _Reader:
                 fact = Fact(dates.YEAR, Relation.RANGE, one, upper)
                 self._add(fact, context, end)
                 return
+        written_unit = written_units.written_unit(self.scan, end)
+        if written_unit is not None and not self._is_change(m, "q_num1"):
+            # "4,000 to 9,000 cP": a range in a unit no table lists.
+            unit = written_unit.unit
+            self._range(start, written_unit.end, (first, scale1, unit), (second, scale2, unit))
+            return
         noun = counts.counted_noun(self.scan, end)
         if self._is_change(m, "q_num1"):
             unit = self._count_unit(noun)

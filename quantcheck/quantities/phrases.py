@@ -235,7 +235,7 @@ WRITTEN_UNIT_SYNONYMS: dict[str, str] = {
 WRITTEN_UNIT_SYMBOLS: frozenset[str] = frozenset((
     "mp", "hp", "ppi", "fps", "dpi", "rpm", "bpm", "mah", "wh", "kcal", "ppm", "ppb", "iu",
     "mbps", "kbps", "gbps", "tbps", "gsm", "mmhg", "nm", "μm", "µm", "hpa", "lm", "lux",
-    "db", "dba", "cc", "mpg", "sqft", "rms", "vac", "vdc", "kva", "ah",
+    "db", "dba", "cc", "mpg", "sqft", "rms", "vac", "vdc", "kva", "ah", "cp",
 ))
 # Letters after a number that are no unit although no dictionary holds them: ordinal
 # suffixes, abbreviations of words, eras, countries.
@@ -341,6 +341,8 @@ MONEY_KEY_WORDS: frozenset[str] = frozenset((
 # Keys that name a document's currency, and the unit words keys end with that no unit
 # table lists as such: "size_in" in inches, "temp_c" in degrees Celsius.
 CURRENCY_KEYS: frozenset[str] = frozenset(("currency", "currency_code", "ccy"))
+# Keys whose value is the unit of the data beside it: "unit": "kWh".
+UNIT_FIELD_KEYS: frozenset[str] = frozenset({"unit", "units", "uom", "unit_of_measure"})
 KEY_UNIT_ALIASES: dict[str, str] = {
     "in": "inch", "pct": "%", "c": "°C", "f": "°F", "ms": "ms", "s": "s", "w": "W",
     "kw": "kW", "v": "V", "kv": "kV", "mv": "mV", "ma": "mA", "wh": "Wh", "kwh": "kWh",

@@ -66,7 +66,7 @@ def stated(text: str) -> Statement | None:
     if len(text) > MAX_CAPTION:
         return None
     for bracketed in _BRACKETED.finditer(text):
-        found = _compact(bracketed.group(1))
+        found = _compact(bracketed.group(1)) or _listed_currency(bracketed.group(1))
         if found is not None:
             return found
     match = _IN_SCALE.search(text)
@@ -120,6 +120,14 @@ def _compact(body: str) -> Statement | None:
     if scale is None and unit is None:
         return None
     return Statement(scale or Decimal(1), unit)
+
+
+def _listed_currency(body: str) -> Statement | None:
+    """A currency listed among other remarks in a bracket: "(commercial, per package,
+    USD)"."""
+    parts = [part.strip() for part in body.split(",")]
+    found = [part for part in parts if part in units.CURRENCY_PREFIXES]
+    return Statement(unit=found[0]) if len(parts) > 1 and len(found) == 1 else None
 
 
 def _scale_word(word: str) -> Decimal:
