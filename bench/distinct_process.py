@@ -137,7 +137,7 @@ def measure(claims: int, rounds: int, data: Path = DATA) -> dict[str, Any]:
         "programs": {
             program.name: {
                 "label": program.label,
-                "seconds_median": round(medians[program.name], 2),
+                "seconds_median": round(medians[program.name], 3),
                 "claims_per_second": round(claims / medians[program.name]),
                 # One process on one core: the claims each second of that core checks.
                 "claims_per_cpu_second": round(claims / statistics.median(cpu[program.name])),

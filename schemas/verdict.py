@@ -44,6 +44,8 @@ MatchKind = Literal[
 MATCH_KINDS: Final[tuple[MatchKind, ...]] = get_args(MatchKind)
 
 Difference = Literal[
+    "other_sign",
+    "sign_in_words",
     "other_value",
     "other_unit",
     "other_dimension",
