@@ -33,6 +33,7 @@ lint: $(STAMP) typecheck-tree
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(PY) -m quantcheck.schemas.generate --check
+	$(PY) -m tools.lemma_table --check
 
 # Pure logic only: no broker, no database.
 test-unit: $(STAMP)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from quantcheck.quantities import counts, units
+from quantcheck.quantities import lemmas, units
 from quantcheck.quantities.categories import COUNT_PREFIX
 from quantcheck.quantities.dates import PERIOD_CATEGORIES
 from quantcheck.quantities.facts import Mention
@@ -74,7 +74,7 @@ def anchor_words(word: str) -> tuple[str, ...]:
     folded = word.casefold().strip("'")
     if len(folded) < 2 or folded in ANCHOR_UNWORDS or units.lookup(folded) is not None:
         return ()
-    readings = counts.lemmas(folded)
+    readings = lemmas.lemmas(folded)
     forms = [lemma[0] for part in ("NOUN", "VERB", "ADJ") if (lemma := readings.get(part))]
     anchors: list[str] = []
     for form in forms or [folded]:

@@ -4,8 +4,8 @@ A count is a number that quantifies a noun, with modifiers allowed between them.
 is the head of the short phrase after the number: the words are read left to right until
 a function word, a verb or punctuation ends the phrase, and the last noun read is the
 head, except that a plural noun ends the phrase at once ("20 customers sign up"). Nouns are
-compared by lemma from lemminflect's dictionary, so "employees" and "employee", "people"
-and "people", "children" and "child" name the same thing.
+compared by lemma from lemminflect's dictionary (:mod:`.lemmas`), so "employees" and
+"employee", "people" and "people", "children" and "child" name the same thing.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from quantcheck.quantities.lemmas import lemmas, same_plural
 from quantcheck.quantities.phrases import COMPARED_WORDS, FUNCTION_WORDS, YEARLY_NOUNS
 
 # How many words after the number the head noun may sit: enough for "3,400 full-time
@@ -91,29 +92,5 @@ def _classify(word: str) -> _Word:
 
 
 def _is_plural(word: str, lemma: str) -> bool:
-    if word != lemma:
-        return True
-    forms = _plurals(lemma)
-    # "people", "staff", "aircraft": the plural form is also the dictionary form.
-    return bool(forms) and forms[0] == word
-
-
-@lru_cache(maxsize=1)
-def _lemminflect() -> object:
-    # Loaded on first use: its dictionaries take a tenth of a second to read.
-    import lemminflect  # noqa: PLC0415
-
-    return lemminflect
-
-
-def lemmas(word: str) -> dict[str, tuple[str, ...]]:
-    """Every dictionary reading of a lower-case word: part of speech to lemmas."""
-    module = _lemminflect()
-    result: dict[str, tuple[str, ...]] = module.getAllLemmas(word)  # type: ignore[attr-defined]
-    return result
-
-
-def _plurals(lemma: str) -> tuple[str, ...]:
-    module = _lemminflect()
-    result: tuple[str, ...] = module.getInflection(lemma, "NNS")  # type: ignore[attr-defined]
-    return result
+    # "people", "sheep", "personnel": the plural form is also the dictionary form.
+    return word != lemma or same_plural(word)

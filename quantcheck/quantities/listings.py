@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from quantcheck.quantities import counts
 from quantcheck.quantities.facts import Span
+from quantcheck.quantities.lemmas import lemmas
 from quantcheck.quantities.structured import Cell
 
 
@@ -159,5 +159,5 @@ def _nouns(words: str) -> frozenset[str]:
 
 @lru_cache(maxsize=8192)
 def _noun_lemma(word: str) -> str | None:
-    nouns = counts.lemmas(word).get("NOUN")
+    nouns = lemmas(word).get("NOUN")
     return nouns[0] if nouns else None

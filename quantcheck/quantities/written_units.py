@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from quantcheck.quantities import units
 from quantcheck.quantities.categories import written_unit_category
-from quantcheck.quantities.counts import lemmas
+from quantcheck.quantities.lemmas import lemmas
 from quantcheck.quantities.phrases import (
     CLOCK_MARKERS,
     FUNCTION_WORDS,

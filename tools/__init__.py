@@ -1,0 +1,1 @@
+"""Build-time tools: generators of the files the package ships."""
