@@ -52,6 +52,7 @@ class Benchmark:
 BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("check_throughput", ("--claims", "100000", "--rounds", "3"), 240),
     Benchmark("extract_adversarial", ("--rounds", "1"), 150),
+    Benchmark("document_bound", (), 150),
     Benchmark("read_scaling", ("--rounds", "1"), 400),
     Benchmark("distinct_process", ("--claims", "100000", "--rounds", "3"), 1500),
     Benchmark("check_process", ("--claims", "100000", "--rounds", "3"), 240),

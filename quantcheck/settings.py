@@ -32,9 +32,11 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from quantcheck.errors import UsageError
+from quantcheck.quantities import budget
 
 ENV_PREFIX = "QUANTCHECK_"
-MIB = 1024 * 1024
+# The unit of the bounds the settings give in MiB.
+MIB = budget.MIB
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Count = Annotated[int, Field(ge=0)]
@@ -122,6 +124,10 @@ class Settings(BaseModel):
         4096, description="documents whose extracted facts stay cached")
     evidence_cache_mib: Count = Field(
         256, description="bound on the memory the cached facts of documents hold")
+    document_facts_mib: PositiveInt = Field(
+        budget.DEFAULT_DOCUMENT_FACTS_MIB, description="bound on the memory one document's facts"
+        " may take: docs load refuses a document over it, and a claim citing one is"
+        " dead-lettered as check_failed")
     document_cache_size: Count = Field(
         10_000, description="documents kept in the in-process store cache (0: none, every"
         " lookup reads the store)")

@@ -27,6 +27,12 @@ from quantcheck.checker.model import (
     Status,
     Verdict,
 )
+from quantcheck.quantities.budget import (
+    DEFAULT_DOCUMENT_FACTS_MIB,
+    MIB,
+    FactBudget,
+    TooManyFacts,
+)
 from quantcheck.quantities.categories import Scope
 from quantcheck.quantities.evidence import extract_document
 from quantcheck.quantities.extract import extract
@@ -54,10 +60,14 @@ class CheckOptions:
     # Bound on the bytes the cached facts hold (None: by count only). A document of tens of
     # megabytes yields facts several times its size.
     evidence_cache_bytes: int | None = None
+    # Bound on the memory one document's facts may take (None: none): a document over it
+    # is not read further, and a claim citing it fails (see quantities/budget.py).
+    document_facts_bytes: int | None = DEFAULT_DOCUMENT_FACTS_MIB * MIB
     # Recent claims whose verdicts stay cached; 0 judges every claim afresh. Claims repeat
     # (FAQ-style answers, replays, files of repeated rows), and a verdict depends only on
-    # the claim's text and the content of the documents it cites.
-    claim_cache_size: int = 4096
+    # the claim's text and the content of the documents it cites. A verdict holds about
+    # 3 kB: a thousand keep repeats cheap without 12 MB of distinct claims' verdicts.
+    claim_cache_size: int = 1024
 
 
 # A claim as far as its verdict goes, once past the citation gates: its text, whether the
@@ -71,7 +81,9 @@ class Checker:
 
     def __init__(self, options: CheckOptions | None = None):
         self.options = options or CheckOptions()
-        self.evidence_cache: LruCache[str, EvidenceIndex] = LruCache(
+        # A document over its bound is remembered as refused, so that the claims citing it
+        # fail at once rather than each reading it up to the bound again.
+        self.evidence_cache: LruCache[str, EvidenceIndex | TooManyFacts] = LruCache(
             self.options.evidence_cache_size, max_bytes=self.options.evidence_cache_bytes
         )
         size = self.options.claim_cache_size
@@ -136,8 +148,13 @@ class Checker:
 
     def evidence(self, document: Document) -> EvidenceIndex:
         """The document's indexed facts, read once per distinct content: from the facts
-        stored with it when they bear this checker's stamp, else from its text."""
-        return self.evidence_cache.get_or_compute(document.sha256, lambda: self._index(document))
+        stored with it when they bear this checker's stamp, else from its text. Raises
+        :class:`TooManyFacts` naming the document when its facts would pass
+        ``document_facts_bytes``."""
+        found = self.evidence_cache.get_or_compute(document.sha256, lambda: self._index(document))
+        if isinstance(found, TooManyFacts):
+            raise found.of_document(document.doc_id)
+        return found
 
     @functools.cached_property
     def facts_stamp(self) -> FactsStamp:
@@ -145,20 +162,29 @@ class Checker:
         return FactsStamp(self.options.scope.value, CHECKER_VERSION, index_codec.encoding())
 
     def stored_facts(self, text: str) -> bytes:
-        """The facts of ``text`` as the store keeps them, under :attr:`facts_stamp`."""
-        return index_codec.encode_index(self._extracted(text))
+        """The facts of ``text`` as the store keeps them, under :attr:`facts_stamp`. Raises
+        :class:`TooManyFacts` when they would pass ``document_facts_bytes``."""
+        found = self._read(text)
+        if isinstance(found, TooManyFacts):
+            raise found
+        return index_codec.encode_index(found)
 
-    def _index(self, document: Document) -> EvidenceIndex:
+    def _index(self, document: Document) -> EvidenceIndex | TooManyFacts:
         stored = document.facts
         if stored is not None and stored.stamp == self.facts_stamp:
             try:
                 return index_codec.decode_index(stored.data, document.text)
             except index_codec.StoredIndexError:
                 pass  # unreadable stored facts are extracted again: no verdict rests on them
-        return self._extracted(document.text)
+        return self._read(document.text)
 
-    def _extracted(self, text: str) -> EvidenceIndex:
-        return EvidenceIndex.build(extract_document(text, scope=self.options.scope), text)
+    def _read(self, text: str) -> EvidenceIndex | TooManyFacts:
+        budget = FactBudget(self.options.document_facts_bytes)
+        try:
+            extraction = extract_document(text, scope=self.options.scope, budget=budget)
+            return EvidenceIndex.build(extraction, text, budget)
+        except TooManyFacts as refused:
+            return refused
 
 
 def _with_multipliers(checks: tuple[FactCheck, ...]) -> tuple[FactCheck, ...]:

@@ -178,6 +178,7 @@ class _Encoder:
         self._strings: dict[str, int] = {text: 0}
         self._decimals: dict[str, int] = {}
         self._seen: dict[type, dict[int, int]] = {p.cls: {} for p in plan.classes}
+        self._kept: list[object] = []
         self._columns: dict[type, list[list[Any]]] = {
             p.cls: [[] for _ in p.names] for p in plan.classes
         }
@@ -215,6 +216,9 @@ class _Encoder:
             for column, encode, value in zip(self._columns[cls], encoders, values, strict=True):
                 column.append(encode(value))
         seen[id(obj)] = position = len(seen)
+        # Held until the encoding ends: an object made for the lookup (an occurrence of a
+        # compactly held number) would otherwise free its id for the next one.
+        self._kept.append(obj)
         return position
 
     def _encoder(self, kind: Kind) -> Encoder:

@@ -13,7 +13,7 @@ import enum
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -27,7 +27,9 @@ _SHARED = (enum.Enum, type)
 def retained_bytes(value: object) -> int:
     """The memory held by ``value`` and every object it reaches (containers, dataclass
     fields and slots), each object counted once; enum members and classes, which every
-    value shares, are not counted."""
+    value shares, are not counted. A mapping other than a dict is read by its fields, not
+    its items: measuring must not compute what a lazy mapping defers, nor make the
+    objects a compact one makes on lookup."""
     seen: set[int] = set()
     stack = [value]
     total = 0
@@ -39,7 +41,7 @@ def retained_bytes(value: object) -> int:
         total += sys.getsizeof(item)
         if isinstance(item, _LEAVES):
             continue
-        if isinstance(item, Mapping):
+        if isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, (list, tuple, set, frozenset)):

@@ -9,15 +9,18 @@ whether it supports the claim or only looks like it.
 
 from __future__ import annotations
 
-import bisect
 import datetime
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from quantcheck.checker.anchors import DocumentAnchors
+from quantcheck.checker.deferred import Deferred
+from quantcheck.checker.occurrences import Occurrence, Occurrences
+from quantcheck.checker.sharing import SharedParts
 from quantcheck.quantities import dates, identifiers
+from quantcheck.quantities.budget import NUMBER_BYTES, FactBudget
 from quantcheck.quantities.categories import (
     COUNT_PREFIX,
     IDENTIFIER,
@@ -27,7 +30,7 @@ from quantcheck.quantities.categories import (
 )
 from quantcheck.quantities.extract import Extraction
 from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, Span
-from quantcheck.quantities.readings import Writing, written_numbers
+from quantcheck.quantities.readings import Written, in_text_order
 from quantcheck.quantities.text import normalize
 
 # The evidence facts a plain number may be found among: the same value counting anything.
@@ -42,24 +45,6 @@ def family(category: str) -> str | None:
     if category == NUMBER or category.startswith(COUNT_PREFIX):
         return PLAIN
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class Occurrence:
-    """A number the document writes, and the fact extraction read it into (None when no
-    fact covers it: a list marker, or a number outside the scope)."""
-
-    value: Decimal
-    # Offsets rather than a Span: a large document has hundreds of thousands of these.
-    start: int
-    end: int
-    covering: Mention | None
-    writing: Writing = Writing.DIGITS
-
-    @property
-    def span(self) -> Span:
-        """Where the number is written."""
-        return Span(self.start, self.end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,17 +90,26 @@ class EvidenceIndex:
         return self.mention_at(occurrence.span, Fact(NUMBER, Relation.EQ, occurrence.value))
 
     @classmethod
-    def build(cls, extraction: Extraction, text: str = "") -> EvidenceIndex:
+    def build(
+        cls, extraction: Extraction, text: str = "", budget: FactBudget | None = None
+    ) -> EvidenceIndex:
         """Index the usable facts of an extraction of ``text`` (invalid dates are left out),
         the identifiers the text names without their number ("COVID" for COVID-19), every
-        number the text writes and every code it names."""
+        number the text writes and every code it names, spending ``budget`` on each
+        identifier, number and code (the extraction's facts are spent already)."""
+        budget = budget or FactBudget(None)
         by_fact: dict[Fact, list[Mention]] = {}
         by_category: dict[str, list[Mention]] = {}
         by_family: dict[str, list[Mention]] = {}
-        named = [
-            Mention(Fact(IDENTIFIER, Relation.EQ, value), span, text[span.start : span.end])
-            for value, span in identifiers.aliases_in(text)
-        ]
+        shared = SharedParts()
+        extraction = replace(
+            extraction, mentions=tuple(shared.mention(m) for m in extraction.mentions)
+        )
+        named: list[Mention] = []
+        for value, span in identifiers.aliases_in(text):
+            budget.spend()
+            fact = Fact(IDENTIFIER, Relation.EQ, value)
+            named.append(shared.mention(Mention(fact, span, text[span.start : span.end])))
         usable = [m for m in (*extraction.mentions, *named) if m.problem is None]
         for mention in usable:
             category = mention.fact.category
@@ -124,38 +118,52 @@ class EvidenceIndex:
             kind = family(category)
             if kind is not None:
                 by_family.setdefault(kind, []).append(mention)
-        codes = identifiers.codes_in(text)
-        for mention in usable:
-            # Data names a code by key and value: {"name": "Bluetooth", "value": "5.0, LE"}.
-            if mention.key is not None and (number := _LEADING_NUMBER.match(mention.text)):
-                name = mention.key.rpartition(" > ")[2]
-                codes.setdefault(identifiers.canonical(name, number.group()), mention.span)
-        code_names: dict[tuple[str, ...], tuple[str, Span]] = {}
-        for mention in named:
-            code_names.setdefault(
-                tuple(identifiers.names_of(str(mention.fact.value))),
-                (str(mention.fact.value), mention.span),
-            )
-        for code, span in codes.items():
-            names = tuple(identifiers.names_of(code))
-            if names:
-                code_names.setdefault(names, (code, span))
+        codes = Deferred(lambda: _codes(text, usable, budget))
         categories = {k: tuple(v) for k, v in by_category.items()}
         return cls(
             extraction,
             {k: tuple(v) for k, v in by_fact.items()},
             categories,
             {k: tuple(v) for k, v in by_family.items()},
-            _by_value(text, usable),
+            _by_value(text, usable, shared, budget),
             codes,
-            code_names,
-            _scores(text),
-            *_together(text, usable),
+            Deferred(lambda: _code_names(codes, named)),
+            _scores(text, budget),
+            Deferred(lambda: _groups(text, usable)),
+            Deferred(lambda: _series(usable)),
             _moments(extraction.mentions),
             _data_units(usable),
             text,
             DocumentAnchors(text, sorted(usable, key=lambda m: m.span.start), categories),
         )
+
+
+def _codes(text: str, mentions: Sequence[Mention], budget: FactBudget | None) -> dict[str, Span]:
+    """Every code the text names (see :func:`identifiers.codes_in`), and the codes data
+    names by key and value: {"name": "Bluetooth", "value": "5.0, LE"}."""
+    codes = identifiers.codes_in(text, budget)
+    for mention in mentions:
+        if mention.key is not None and (number := _LEADING_NUMBER.match(mention.text)):
+            name = mention.key.rpartition(" > ")[2]
+            codes.setdefault(identifiers.canonical(name, number.group()), mention.span)
+    return codes
+
+
+def _code_names(
+    codes: Mapping[str, Span], named: Sequence[Mention]
+) -> dict[tuple[str, ...], tuple[str, Span]]:
+    """The letter parts of every code, each with the first code and span that has them."""
+    code_names: dict[tuple[str, ...], tuple[str, Span]] = {}
+    for mention in named:
+        code_names.setdefault(
+            tuple(identifiers.names_of(str(mention.fact.value))),
+            (str(mention.fact.value), mention.span),
+        )
+    for code, span in codes.items():
+        names = tuple(identifiers.names_of(code))
+        if names:
+            code_names.setdefault(names, (code, span))
+    return code_names
 
 
 _LEADING_NUMBER = re.compile(r"\d+(?:\.\d+)*")
@@ -169,25 +177,32 @@ _SCORE = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:[-–—:]|-to-|\s+to\s+)\s*(\d{
 _SENTENCE_END = re.compile(r"[.!?](?=\s++(?![a-z]))|\n")
 
 
-def _together(
-    text: str, mentions: Sequence[Mention]
-) -> tuple[dict[tuple[str, int], tuple[Mention, ...]], dict[str, tuple[Mention, ...]]]:
-    """The mentions of each sentence or record, and of each data key."""
-    ends = [match.end() for match in _SENTENCE_END.finditer(text)]
+def _groups(text: str, mentions: Sequence[Mention]) -> dict[tuple[str, int], tuple[Mention, ...]]:
+    """The mentions of each sentence or record that has more than one."""
+    # The sentence ends are counted off as the mentions pass them, never listed: a text of
+    # tens of megabytes may have millions.
+    ends = _SENTENCE_END.finditer(text)
+    end = next(ends, None)
+    sentence = 0
     groups: dict[tuple[str, int], list[Mention]] = {}
-    series: dict[str, list[Mention]] = {}
     for mention in sorted(mentions, key=lambda m: m.span.start):
         if mention.record is not None:
             groups.setdefault(("record", mention.record), []).append(mention)
         else:
-            sentence = bisect.bisect_right(ends, mention.span.start)
+            while end is not None and end.end() <= mention.span.start:
+                sentence += 1
+                end = next(ends, None)
             groups.setdefault(("sentence", sentence), []).append(mention)
+    return {k: tuple(v) for k, v in groups.items() if len(v) > 1}
+
+
+def _series(mentions: Sequence[Mention]) -> dict[str, tuple[Mention, ...]]:
+    """The values of each data key that has more than one, in text order."""
+    series: dict[str, list[Mention]] = {}
+    for mention in sorted(mentions, key=lambda m: m.span.start):
         if mention.key is not None and mention.fact.category not in dates.PERIOD_CATEGORIES:
             series.setdefault(mention.key, []).append(mention)
-    return (
-        {k: tuple(v) for k, v in groups.items() if len(v) > 1},
-        {k: tuple(v) for k, v in series.items() if len(v) > 1},
-    )
+    return {k: tuple(v) for k, v in series.items() if len(v) > 1}
 
 
 def _moments(mentions: Sequence[Mention]) -> tuple[int, ...]:
@@ -234,8 +249,8 @@ def _data_units(mentions: Sequence[Mention]) -> dict[str, Literal]:
     return found
 
 
-def _scores(text: str) -> dict[tuple[int, int], Span]:
-    norm = normalize(text)
+def _scores(text: str, budget: FactBudget) -> dict[tuple[int, int], Span]:
+    norm = normalize(text, budget)
     found: dict[tuple[int, int], Span] = {}
     for match in _SCORE.finditer(norm.text):
         pair = (int(match.group(1)), int(match.group(2)))
@@ -243,33 +258,54 @@ def _scores(text: str) -> dict[tuple[int, int], Span]:
     return found
 
 
-def _by_value(text: str, mentions: Sequence[Mention]) -> dict[Decimal, tuple[Occurrence, ...]]:
+def _by_value(
+    text: str, mentions: Sequence[Mention], shared: SharedParts, budget: FactBudget
+) -> Occurrences:
     """Every number of ``text`` by its plain value, each with the fact whose span holds it
-    (the shortest such span: a date inside a range is read as the date)."""
-    numbers = sorted(written_numbers(text, evidence=True), key=lambda w: w.span.start)
-    starts = [w.span.start for w in numbers]
-    covering: list[Mention | None] = [None] * len(numbers)
-    # Each mention visits only the numbers inside its own span, so the cost stays linear
-    # in the text: mentions are short and rarely overlap.
-    for mention in mentions:
-        first = bisect.bisect_left(starts, mention.span.start)
-        for position in range(first, len(numbers)):
-            if numbers[position].span.start >= mention.span.end:
-                break
-            if numbers[position].span.end > mention.span.end:
+    (the shortest such span, the first of equals: a date inside a range is read as the
+    date)."""
+    numbers = _spent(in_text_order(text, evidence=True, budget=budget), budget)
+    return Occurrences(
+        Occurrence(
+            shared.decimal(number.value),
+            number.span.start,
+            number.span.end,
+            covering,
+            number.writing,
+        )
+        for number, covering in _covered(numbers, mentions)
+    )
+
+
+def _spent(numbers: Iterator[Written], budget: FactBudget) -> Iterator[Written]:
+    """``numbers``, each spent as it is read."""
+    for number in numbers:
+        budget.spend(1, NUMBER_BYTES)
+        yield number
+
+
+def _covered(
+    numbers: Iterator[Written], mentions: Sequence[Mention]
+) -> Iterator[tuple[Written, Mention | None]]:
+    """Each of ``numbers`` (in text order) with the mention covering it, if any. The
+    mentions whose spans reach the number are kept at hand as the numbers pass: mentions
+    are short and rarely overlap, so each number looks at a few."""
+    ordered = sorted(range(len(mentions)), key=lambda n: mentions[n].span.start)
+    upcoming = 0
+    reaching: list[int] = []
+    for number in numbers:
+        start, end = number.span.start, number.span.end
+        while upcoming < len(ordered) and mentions[ordered[upcoming]].span.start <= start:
+            reaching.append(ordered[upcoming])
+            upcoming += 1
+        reaching = [n for n in reaching if mentions[n].span.end > start]
+        held: int | None = None
+        for n in reaching:
+            if mentions[n].span.end < end:
                 continue
-            held = covering[position]
-            if held is None or _length(mention) < _length(held):
-                covering[position] = mention
-    found: dict[Decimal, list[Occurrence]] = {}
-    values: dict[Decimal, Decimal] = {}
-    for number, held in zip(numbers, covering, strict=True):
-        span = number.span
-        # Equal values share one Decimal: a document repeats its numbers.
-        value = values.setdefault(number.value, number.value)
-        occurrence = Occurrence(value, span.start, span.end, held, number.writing)
-        found.setdefault(value, []).append(occurrence)
-    return {k: tuple(v) for k, v in found.items()}
+            if held is None or (_length(mentions[n]), n) < (_length(mentions[held]), held):
+                held = n
+        yield number, None if held is None else mentions[held]
 
 
 def _length(mention: Mention) -> int:

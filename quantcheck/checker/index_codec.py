@@ -17,10 +17,12 @@ import functools
 import gc
 import json
 import zlib
+from dataclasses import replace
 from typing import Any
 
 from quantcheck.checker.dataclass_codec import CodecError, Plan
 from quantcheck.checker.index import EvidenceIndex
+from quantcheck.checker.occurrences import Occurrences
 
 MAGIC = b"qcix1\n"
 _LEVEL = 6
@@ -77,4 +79,10 @@ def decode_index(data: bytes, text: str) -> EvidenceIndex:
         if collecting:
             gc.enable()
     assert isinstance(index, EvidenceIndex)
-    return index
+    # The numbers a document writes are held as arrays, not one object each, as a
+    # document extracted here would hold them.
+    numbers = sorted(
+        (number for found in index.by_value.values() for number in found),
+        key=lambda number: number.start,
+    )
+    return replace(index, by_value=Occurrences(numbers))

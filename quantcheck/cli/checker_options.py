@@ -18,6 +18,7 @@ CHECK_SETTINGS: tuple[str, ...] = (
     "uncited",
     "evidence_cache_size",
     "evidence_cache_mib",
+    "document_facts_mib",
 )
 """The settings that change verdicts or how they are computed."""
 
@@ -31,6 +32,7 @@ def check_options(settings: Settings) -> CheckOptions:
         citation_mode=CitationMode(settings.citation_mode),
         evidence_cache_size=settings.evidence_cache_size,
         evidence_cache_bytes=settings.evidence_cache_mib * MIB,
+        document_facts_bytes=settings.document_facts_mib * MIB,
     )
 
 

@@ -15,13 +15,13 @@ from quantcheck.cli.progress import count_progress, file_progress
 from quantcheck.cli.stores import opened_store
 from quantcheck.errors import InputError, UsageError
 from quantcheck.inputs.documents import iter_documents
-from quantcheck.settings import Settings, add_settings, load_settings
+from quantcheck.settings import MIB, Settings, add_settings, load_settings
 from quantcheck.worker.store import Indexer, VersionInfo, validate_kb_version
 
 _STORE = ("store_url",)
 _VERSIONED = ("store_url", "kb_version")
 # The scope the stored facts are read under: the workers' own.
-_INDEXED = (*_VERSIONED, "scope", "bare_numbers")
+_INDEXED = (*_VERSIONED, "scope", "bare_numbers", "document_facts_mib")
 # A reindex that could not index every document; it can be run again.
 EXIT_INCOMPLETE = 4
 
@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
         help="load a CSV or JSON Lines file as a new knowledge-base version",
         description="Validate FILE completely, extract the facts of every document under "
         "--scope, then store both as one version, atomically. Reloading identical content "
-        "is a no-op; different content under an existing version is refused.",
+        "is a no-op; different content under an existing version is refused, and so is a "
+        "document whose facts would take more memory than --document-facts-mib allows.",
     )
     add_settings(load, _INDEXED)
     load.add_argument("file", metavar="FILE", help="documents: .csv, .jsonl or .ndjson")
@@ -102,7 +103,11 @@ def run_load(args: argparse.Namespace) -> int:
 def _indexer(settings: Settings, counted: Callable[[int], None] | None = None) -> Indexer:
     """What stores facts as a checker under the settings' scope reads them; ``counted`` is
     told how many texts have been indexed after each."""
-    checker = Checker(CheckOptions(scope=scope_of(settings)))
+    checker = Checker(
+        CheckOptions(
+            scope=scope_of(settings), document_facts_bytes=settings.document_facts_mib * MIB
+        )
+    )
     if counted is None:
         return Indexer(checker.facts_stamp, checker.stored_facts)
     done = 0

@@ -24,6 +24,7 @@ from quantcheck.quantities import (
     units,
     written_units,
 )
+from quantcheck.quantities.budget import CELL_BYTES, LONG_RUN, RUN_CHAR_BYTES, FactBudget
 from quantcheck.quantities.categories import (
     COUNT_PREFIX,
     NUMBER,
@@ -57,33 +58,45 @@ from quantcheck.quantities.phrases import (
 WRITTEN_UNIT_NAMES = WRITTEN_UNIT_SYMBOLS | frozenset(WRITTEN_UNIT_SYNONYMS.values())
 
 
-def extract_document(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
+def extract_document(
+    text: str, *, scope: Scope = Scope.ALL, budget: FactBudget | None = None
+) -> Extraction:
     """Like :func:`extract`, but structured regions are read cell by cell (see
     :mod:`quantcheck.quantities.structured`), and a date written without a year
     also gets the year of the nearest full date before it (see :mod:`.datelines`): how
-    evidence is read."""
+    evidence is read. Every fact, and every cell of data, is spent from ``budget``: the
+    cells must be known to fit before they are read."""
+    budget = budget or FactBudget(None)
+    budget.require(sum(run.end() - run.start() for run in _LONG_RUN.finditer(text)), RUN_CHAR_BYTES)
+    budget.require(structured.most_cells(text), CELL_BYTES)
     layout = structured.read(text)
+    budget.spend(len(layout.cells), CELL_BYTES)
     if not layout.cells:
-        read = extract(text, scope=scope)
+        read = extract(text, scope=scope, budget=budget)
         return replace(
             read,
             mentions=tuple(datelines.with_years(read.mentions)),
             listings=tuple(listings.in_prose(text)),
         )
-    cells = _read_cells(text, layout.cells, scope)
+    cells = _read_cells(text, layout.cells, scope, budget)
     mentions = list(cells.mentions)
     flags = set(cells.flags)
     set_aside: list[SetAside] = []
     listed = listings.in_data(layout.cells)
     for start, end in layout.prose:
         listed += listings.in_prose(text, start, end)
-        found = extract(text[start:end], scope=scope)
+        found = extract(text[start:end], scope=scope, budget=budget)
         mentions += (replace(m, span=_shifted(m.span, start)) for m in found.mentions)
         flags.update(found.flags)
         set_aside += (replace(s, span=_shifted(s.span, start)) for s in found.set_aside)
     mentions.sort(key=lambda m: m.span.start)
     placed = tuple(datelines.with_years(mentions))
     return Extraction(placed, tuple(sorted(flags)), tuple(set_aside), tuple(listed))
+
+
+# Runs of characters long enough that reading them costs memory in proportion (see
+# quantities/budget.py).
+_LONG_RUN = re.compile(rf"[\w.,+#&\-]{{{LONG_RUN},}}")
 
 
 def _shifted(span: Span, offset: int) -> Span:
@@ -99,7 +112,9 @@ _KEY_UNIT = re.compile(r"[(\[]([^()\[\]]++)[)\]]")
 _KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+(?:2(?![\d.]))?")
 
 
-def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> Extraction:
+def _read_cells(
+    text: str, table: tuple[structured.Cell, ...], scope: Scope, budget: FactBudget
+) -> Extraction:
     """Facts of a data document: each number takes its unit from the document's units
     map or its key, each text cell is read as prose, and each number is stated for the
     date of its own record."""
@@ -118,7 +133,9 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
             continue
         found = read_texts.get(written)
         if found is None:
-            found = read_texts[written] = _read_text(written, scope)
+            found = read_texts[written] = _read_text(written, scope, budget)
+        else:
+            budget.spend(len(found.mentions))  # the copies of a text read once
         flags.update(found.flags)
         key = _key_path(cell)
         moved = [
@@ -152,6 +169,7 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
                     column_periods[cell.column] = _period_named(cell.column)
                 period = column_periods[cell.column]
             period = period or dated.get(cell.record)
+            budget.spend()
             mentions.append(_data_value(cell, found_here, key_units[signature], period))
         else:
             mentions += found_here
@@ -160,14 +178,14 @@ def _read_cells(text: str, table: tuple[structured.Cell, ...], scope: Scope) -> 
     return Extraction(tuple(mentions), tuple(sorted(flags)))
 
 
-def _read_text(written: str, scope: Scope) -> Extraction:
+def _read_text(written: str, scope: Scope, budget: FactBudget) -> Extraction:
     """A text cell read as prose. A string of JSON or a Python literal is spanned as the
     document writes it, escapes included ("\\n2 MP", "€\\u2009118.99"): it is read
     decoded, and its facts are spanned back onto the escapes."""
     if "\\" not in written:
-        return extract(written, scope=scope)
+        return extract(written, scope=scope, budget=budget)
     decoded, starts, ends = _decoded(written)
-    found = extract(decoded, scope=scope)
+    found = extract(decoded, scope=scope, budget=budget)
     mentions = tuple(
         replace(
             m,

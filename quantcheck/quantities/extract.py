@@ -25,6 +25,7 @@ from quantcheck.quantities import (
     written_units,
 )
 from quantcheck.quantities.binding import bind_periods
+from quantcheck.quantities.budget import FactBudget
 from quantcheck.quantities.categories import (
     COUNT_PREFIX,
     IDENTIFIER,
@@ -104,18 +105,20 @@ class Extraction:
     listings: tuple[Listing, ...] = ()
 
 
-def extract(text: str, *, scope: Scope = Scope.ALL) -> Extraction:
-    """Find every fact in ``text`` that ``scope`` reads."""
-    return _Reader(normalize(text), scope).read()
+def extract(text: str, *, scope: Scope = Scope.ALL, budget: FactBudget | None = None) -> Extraction:
+    """Find every fact in ``text`` that ``scope`` reads, each spent from ``budget``."""
+    budget = budget or FactBudget(None)
+    return _Reader(normalize(text, budget), scope, budget).read()
 
 
 class _Reader:
     """One pass over one text; collects mentions in the order their numbers appear."""
 
-    def __init__(self, norm: NormalizedText, scope: Scope):
+    def __init__(self, norm: NormalizedText, scope: Scope, budget: FactBudget):
         self.norm = norm
         self.scan = norm.text
         self.scope = scope
+        self.budget = budget
         self.mentions: list[Mention] = []
         self.flags: set[str] = set()
         self.set_aside: list[SetAside] = []
@@ -612,6 +615,7 @@ class _Reader:
         return True
 
     def _put_aside(self, start: int, end: int, reason: str) -> None:
+        self.budget.spend()
         first, last = self.norm.original_span(start, end)
         self.set_aside.append(SetAside(Span(first, last), self.norm.original[first:last], reason))
         self.flags.add(reason)
@@ -672,6 +676,7 @@ class _Reader:
         problem: str | None = None,
         estimate: bool = False,
     ) -> None:
+        self.budget.spend()
         start, stop = self.norm.original_span(context.start, end)
         self.mentions.append(
             Mention(

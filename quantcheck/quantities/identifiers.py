@@ -9,10 +9,12 @@ hyphens do not matter ("COVID-19", "Covid 19"), nor the spelling of a version wo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from quantcheck.quantities import units
-from quantcheck.quantities.counts import lemmas
+from quantcheck.quantities.budget import CODE_BYTES, FactBudget
 from quantcheck.quantities.facts import Span
+from quantcheck.quantities.lemmas import lemmas
 from quantcheck.quantities.phrases import (
     IDENTIFIER_ALIASES,
     MONTHS,
@@ -64,15 +66,13 @@ _ALIASES = re.compile(
 )
 
 
-def aliases_in(text: str) -> list[tuple[str, Span]]:
+def aliases_in(text: str) -> Iterator[tuple[str, Span]]:
     """Where ``text`` names a numbered identifier without its number ("COVID" for
-    COVID-19): each such identifier's canonical form and span."""
-    found = []
+    COVID-19): each such identifier's canonical form and span, one at a time."""
     for match in _ALIASES.finditer(text):
         key = match.lastgroup
         assert key is not None
-        found.append((key, Span(match.start(), match.end())))
-    return found
+        yield key, Span(match.start(), match.end())
 
 
 def is_name(word: str, *, opens_sentence: bool = False) -> bool:
@@ -155,12 +155,14 @@ _WORDED_CODE = re.compile(
 )
 
 
-def codes_in(text: str) -> dict[str, Span]:
+def codes_in(text: str, budget: FactBudget | None = None) -> dict[str, Span]:
     """Every code ``text`` can be read as naming, canonical, with the span of its first
     mention: each token holding a digit alone, with the word before it and with a short
     word after it. Evidence keeps all these readings, so a claim's "Android 13" or "8MP"
-    is found however the evidence's own extraction read the number."""
-    norm = normalize(text)
+    is found however the evidence's own extraction read the number. Each code found is
+    spent from ``budget``."""
+    budget = budget or FactBudget(None)
+    norm = normalize(text, budget)
     scan = norm.text
     reversed_scan = scan[::-1]
     length = len(scan)
@@ -184,10 +186,14 @@ def codes_in(text: str) -> dict[str, Span]:
             readings.append(canonical(None, token + after.group(1)))
         readings.extend(_version_forms(token))
         for reading in readings:
-            found.setdefault(reading, span)
+            if reading not in found:
+                budget.spend(1, CODE_BYTES)
+                found[reading] = span
     for match in _WORDED_CODE.finditer(scan):
         code = canonical(match.group(1), str(SMALL_NUMBER_WORDS[match.group(2).casefold()]))
-        found.setdefault(code, Span(*norm.original_span(*match.span(2))))
+        if code not in found:
+            budget.spend(1, CODE_BYTES)
+            found[code] = Span(*norm.original_span(*match.span(2)))
     return found
 
 

@@ -4,12 +4,28 @@ Extraction runs on NFKC text (℃ becomes °C, full-width digits become ASCII, n
 spaces become spaces) but spans must point into the text the user wrote. Normalizing
 cluster by cluster (a base character with its combining marks) lets each normalized
 character remember which original cluster it came from.
+
+Most characters map to one character each, so only the clusters that do not are
+remembered (where each starts and ends, before and after): a text of megabytes with one
+accented word costs four numbers more, where a table of every character's offsets cost
+about a hundred bytes a character.
 """
 
 from __future__ import annotations
 
+import bisect
+import sys
 import unicodedata
+from array import array
 from dataclasses import dataclass
+
+from quantcheck.quantities.budget import CLUSTER_BYTES, NORMALIZED_CHAR_BYTES, FactBudget
+
+# Text is normalized in runs of about this many characters, each ending before a base
+# character: a run that is already normal is kept whole.
+_RUN = 4096
+# Offsets are held as unsigned 32-bit integers: documents are far shorter than 4 GiB.
+_OFFSET = "I"
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,36 +34,101 @@ class NormalizedText:
 
     original: str
     text: str
-    # None when normalization changed nothing: offsets are then the identity.
-    _starts: tuple[int, ...] | None
-    _ends: tuple[int, ...] | None
+    # The clusters that did not become one character each, in order: where each starts
+    # and ends in the normalized text and in the original. Between them, offsets move
+    # one for one. None when normalization changed nothing.
+    _clusters: tuple[array[int], array[int], array[int], array[int]] | None = None
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """Map a normalized half-open span back onto the original text."""
-        if self._starts is None or self._ends is None:
+        if self._clusters is None:
             return start, end
         if start >= end:
-            position = self._starts[start] if start < len(self._starts) else len(self.original)
+            position = self._start(start) if start < len(self.text) else len(self.original)
             return position, position
-        return self._starts[start], self._ends[end - 1]
+        return self._start(start), self._end(end - 1)
+
+    def _start(self, offset: int) -> int:
+        """Where the original character (cluster) of normalized ``offset`` starts."""
+        assert self._clusters is not None
+        starts, ends, original_starts, original_ends = self._clusters
+        at = bisect.bisect_right(starts, offset) - 1
+        if at < 0:
+            return offset
+        if offset < ends[at]:
+            return original_starts[at]
+        return original_ends[at] + offset - ends[at]
+
+    def _end(self, offset: int) -> int:
+        """Where the original character (cluster) of normalized ``offset`` ends."""
+        assert self._clusters is not None
+        starts, ends, _, original_ends = self._clusters
+        at = bisect.bisect_right(starts, offset) - 1
+        if at >= 0 and offset < ends[at]:
+            return original_ends[at]
+        return self._start(offset) + 1
 
 
-def normalize(text: str) -> NormalizedText:
-    """NFKC-normalize ``text`` and remember where every normalized character came from."""
-    if text.isascii() or unicodedata.is_normalized("NFKC", text):
-        return NormalizedText(text, text, None, None)
-    pieces: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    index = 0
+def normalize(text: str, budget: FactBudget | None = None) -> NormalizedText:
+    """NFKC-normalize ``text`` and remember where every normalized character came from,
+    spending the memory this takes from ``budget`` as it goes."""
+    # Not unicodedata.is_normalized on the whole text: for some characters it normalizes a
+    # copy of all of it to find out, holding four bytes a character. Runs are asked instead.
+    if text.isascii():
+        return NormalizedText(text, text)
+    budget = budget or FactBudget(None)
+    runs: list[str] = []
+    clusters: tuple[array[int], array[int], array[int], array[int]] = (
+        array(_OFFSET),
+        array(_OFFSET),
+        array(_OFFSET),
+        array(_OFFSET),
+    )
     length = len(text)
+    written = 0  # the normalized text's length so far
+    index = 0
     while index < length:
+        stop = min(length, index + _RUN)
+        while stop < length and unicodedata.combining(text[stop]):
+            stop += 1
+        run = text[index:stop]
+        if not run.isascii() and not unicodedata.is_normalized("NFKC", run):
+            remembered = len(clusters[0])
+            run = _normalized(text, index, stop, written, clusters)
+            budget.spend(len(clusters[0]) - remembered, CLUSTER_BYTES)
+        budget.spend(sys.getsizeof(run), NORMALIZED_CHAR_BYTES)
+        runs.append(run)
+        written += len(run)
+        index = stop
+    normalized = "".join(runs)
+    if not clusters[0] and normalized == text:
+        return NormalizedText(text, text)
+    return NormalizedText(text, normalized, clusters)
+
+
+def _normalized(
+    text: str,
+    index: int,
+    stop: int,
+    written: int,
+    clusters: tuple[array[int], array[int], array[int], array[int]],
+) -> str:
+    """``text[index:stop]`` normalized cluster by cluster, the clusters that do not become
+    one character each appended to ``clusters`` (the run starts at ``written`` in the
+    normalized text)."""
+    pieces: list[str] = []
+    starts, ends, original_starts, original_ends = clusters
+    while index < stop:
         cluster_end = index + 1
-        while cluster_end < length and unicodedata.combining(text[cluster_end]):
+        while cluster_end < stop and unicodedata.combining(text[cluster_end]):
             cluster_end += 1
         piece = unicodedata.normalize("NFKC", text[index:cluster_end])
+        if len(piece) != 1 or cluster_end - index != 1:
+            starts.append(written)
+            ends.append(written + len(piece))
+            original_starts.append(index)
+            original_ends.append(cluster_end)
         pieces.append(piece)
-        starts.extend([index] * len(piece))
-        ends.extend([cluster_end] * len(piece))
+        written += len(piece)
         index = cluster_end
-    return NormalizedText(text, "".join(pieces), tuple(starts), tuple(ends))
+    return "".join(pieces)

@@ -14,9 +14,9 @@ from quantcheck.settings import MIB
 from tests.support.memory import traced_mib
 
 DOCUMENTS = 10
-# Each document's facts take about 1.6 MiB: the bound has room for three, not four.
+# Each document's facts take about 0.8 MiB: the bound has room for three, not four.
 SENTENCES = 500
-BOUND_MIB = 6
+BOUND_MIB = 3
 
 _MEASURE = """
 import sys, tracemalloc

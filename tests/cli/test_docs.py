@@ -155,6 +155,33 @@ def test_a_bad_file_writes_nothing(
         assert store.list_versions() == []
 
 
+def test_a_document_whose_facts_pass_the_bound_is_refused_by_name_and_nothing_is_stored(
+    capsys: pytest.CaptureFixture[str], store_url: str, tmp_path: Path, handbook: Path
+) -> None:
+    dense = tmp_path / "dense.csv"
+    with handbook.open(encoding="utf-8", newline="") as source:
+        rows = list(csv.DictReader(source))
+    rows.insert(3, {**rows[0], "doc_id": "TABLE-7", "text": "1:" * 50_000})
+    with dense.open("w", encoding="utf-8", newline="") as target:
+        writer = csv.DictWriter(target, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    load = ("docs", "load", "--store", store_url, "--kb-version", "v1")
+    status, out, err = run(capsys, *load, "--document-facts-mib", "16", str(dense))
+    assert status == 2
+    assert out == ""
+    assert err.strip().splitlines() == [
+        "quantcheck: error: document 'TABLE-7' for version 'v1': its facts cannot be indexed:"
+        " TooManyFacts: the document yields more facts than the bound of 16 MiB on one"
+        " document's facts allows"
+    ]
+    with open_store(store_url) as store:
+        assert store.list_versions() == []
+    status, out, err = run(capsys, *load, "--document-facts-mib", "256", str(dense))
+    assert status == 0, err
+    assert out.startswith("v1: loaded, 9 documents")
+
+
 def test_a_missing_file_creates_no_database(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

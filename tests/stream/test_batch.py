@@ -10,8 +10,9 @@ from quantcheck.schemas import read_dead_letter_headers
 from quantcheck.worker.stream.batch import BatchProcessor, Checked, DeadLettered
 from quantcheck.worker.stream.records import InputRecord, first_offsets, next_offsets
 
-from quantcheck.checker import Checker
+from quantcheck.checker import Checker, CheckOptions, Document
 from quantcheck.errors import StoreUnavailableError
+from quantcheck.quantities.budget import MIB
 from tests.schemas.samples import claim_bytes
 from tests.stream.samples import (
     CITATION_FAILURES,
@@ -178,3 +179,26 @@ def test_a_claim_the_checker_fails_on_is_dead_lettered_and_the_rest_verdicted(
     letter = next(o for o in result.outputs if o.topic == "dlq" and o.key == b"C02")
     assert letter.value == next(r.value for r in records if r.key == b"C02")
     assert read_dead_letter_headers(letter.headers).kind == "check_failed"
+
+
+def test_a_claim_citing_a_document_over_its_bound_is_dead_lettered_naming_it() -> None:
+    """A document loaded before the bound existed: its claims cost a dead letter each,
+    the worker stays within its memory, and every other claim is checked."""
+    documents = {**handbook(), "TABLE-7": Document("TABLE-7", "1:" * 50_000)}
+    events = sample_claims()
+    over = events[0].model_copy(
+        update={"claim_id": "C99", "cited_doc_ids": ["TABLE-7"], "retrieved_doc_ids": ["TABLE-7"]}
+    )
+    records = as_records([*events, over])
+    checker = Checker(CheckOptions(document_facts_bytes=MIB))
+    result = BatchProcessor(checker, Versions({KB_VERSION: documents}), SETTINGS).process(
+        records, checked_at=CHECKED_AT
+    )
+    failed = [o for o in result.outcomes if isinstance(o, DeadLettered)]
+    assert [(o.kind, o.claim_id) for o in failed] == [("check_failed", "C99")]
+    assert "TooManyFacts: document 'TABLE-7' yields more facts than the bound of 1 MiB" in (
+        failed[0].message
+    )
+    assert sum(isinstance(o, Checked) for o in result.outcomes) == len(events)
+    letter = next(o for o in result.outputs if o.topic == "dlq" and o.key == b"C99")
+    assert letter.value == records[-1].value

@@ -16,6 +16,6 @@ depth, so no document can crash or stall a check.
 """
 
 from quantcheck.quantities.structured.cells import Cell, Layout
-from quantcheck.quantities.structured.reader import MAX_CHARACTERS, read
+from quantcheck.quantities.structured.reader import MAX_CHARACTERS, most_cells, read
 
-__all__ = ["MAX_CHARACTERS", "Cell", "Layout", "read"]
+__all__ = ["MAX_CHARACTERS", "Cell", "Layout", "most_cells", "read"]
