@@ -24,6 +24,7 @@ from quantcheck.quantities import (
     units,
     written_units,
 )
+from quantcheck.quantities.bare_months import bare_months
 from quantcheck.quantities.budget import CELL_BYTES, LONG_RUN, RUN_CHAR_BYTES, FactBudget
 from quantcheck.quantities.categories import (
     COUNT_PREFIX,
@@ -75,7 +76,7 @@ def extract_document(
         read = extract(text, scope=scope, budget=budget)
         return replace(
             read,
-            mentions=tuple(datelines.with_years(read.mentions)),
+            mentions=tuple(datelines.with_years(bare_months(text, read.mentions, budget))),
             listings=tuple(listings.in_prose(text)),
         )
     cells = _read_cells(text, layout.cells, scope, budget)
@@ -90,7 +91,7 @@ def extract_document(
         flags.update(found.flags)
         set_aside += (replace(s, span=_shifted(s.span, start)) for s in found.set_aside)
     mentions.sort(key=lambda m: m.span.start)
-    placed = tuple(datelines.with_years(mentions))
+    placed = tuple(datelines.with_years(bare_months(text, mentions, budget)))
     return Extraction(placed, tuple(sorted(flags)), tuple(set_aside), tuple(listed))
 
 
