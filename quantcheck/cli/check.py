@@ -104,8 +104,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], su
 class _Summary:
     """The counts of the run and the claims it names, in bounded memory."""
 
-    statuses: list[str] = field(default_factory=list)
-    expected: list[str | None] = field(default_factory=list)
+    statuses: Counter[str] = field(default_factory=Counter)
+    # Claims that carry an expected status, and those that got it.
+    labelled: int = 0
+    matched: int = 0
     unexpected: list[str] = field(default_factory=list)
     unexpected_count: int = 0
     failed: list[str] = field(default_factory=list)
@@ -114,8 +116,10 @@ class _Summary:
     def add(self, row: CheckedRow) -> None:
         status, want = row.status, row.claim.expected_status
         claim_id = row.claim.event.claim_id
-        self.statuses.append(status)
-        self.expected.append(want)
+        self.statuses[status] += 1
+        if want is not None:
+            self.labelled += 1
+            self.matched += want == status
         if want is not None and want != status:
             self.unexpected_count += 1
             if len(self.unexpected) < MAX_NAMED:
@@ -127,7 +131,7 @@ class _Summary:
 
     def lines(self) -> list[str]:
         """``claims=N``, the status counts, then each claim not as expected."""
-        lines = summary_lines(self.statuses, self.expected)
+        lines = summary_lines(self.statuses, self.matched if self.labelled else None)
         lines += [f"not as expected: {named}" for named in self.unexpected]
         more = self.unexpected_count - len(self.unexpected)
         if more:
@@ -184,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         if args.out and writer is None:
             _open_results(stack, args, out_format, [], verdicts)
         if report is not None:
-            report.write(args.report, summary.lines(), Counter(summary.statuses))
+            report.write(args.report, summary.lines(), summary.statuses)
     print("\n".join(summary.lines()))
     failure = summary.failure_line()
     if failure is not None:
@@ -192,11 +196,12 @@ def run(args: argparse.Namespace) -> int:
     if sys.stdout.isatty():
         print_verdict_table(table.shown, total=table.total, results=args.out)
     if args.chart:
-        counts = ordered_counts(summary.statuses)
-        write_chart(counts, args.chart, f"Numeric evidence check: {len(summary.statuses)} claims")
+        counts = ordered_counts(summary.statuses.elements())
+        total = summary.statuses.total()
+        write_chart(counts, args.chart, f"Numeric evidence check: {total} claims")
     if summary.failed_count:
         return EXIT_CHECK_FAILED
-    return EXIT_FAIL_ON if fail_on & set(summary.statuses) else 0
+    return EXIT_FAIL_ON if fail_on & summary.statuses.keys() else 0
 
 
 def _statuses(text: str) -> set[str]:

@@ -31,11 +31,11 @@ def ordered_counts(statuses: Iterable[str]) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda item: (-item[1], rank.get(item[0], len(rank))))
 
 
-def summary_lines(statuses: list[str], expected: list[str | None] | None = None) -> list[str]:
-    """The summary block. ``expected`` (one label or None per claim) adds
-    ``matched_expected`` when any claim carries a label."""
-    head = f"claims={len(statuses)}"
-    if expected is not None and any(label is not None for label in expected):
-        matched = sum(1 for got, want in zip(statuses, expected, strict=True) if got == want)
+def summary_lines(statuses: Counter[str], matched: int | None = None) -> list[str]:
+    """The summary block of a run with ``statuses`` counted; ``matched`` (how many claims
+    got the status their label expected, where any claim carries a label) adds
+    ``matched_expected``."""
+    head = f"claims={statuses.total()}"
+    if matched is not None:
         head += f" matched_expected={matched}"
-    return [head, *(f"{status}={count}" for status, count in ordered_counts(statuses))]
+    return [head, *(f"{status}={count}" for status, count in ordered_counts(statuses.elements()))]

@@ -147,7 +147,7 @@ class Tally:
         Changes come first, most common first, then ``unchanged`` and ``recorded_missing``
         (both always, so scripts find them); without a comparison, ``not_compared``.
         """
-        lines = summary_lines(list(self.statuses.elements()))
+        lines = summary_lines(self.statuses)
         if self.answer_statuses:
             lines.append(f"answers={self.answer_statuses.total()}")
             lines += [
