@@ -22,6 +22,10 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
         "maximum of", "maximum", "max", "not exceed", "not exceeding", "never exceed",
         "never exceeds", "not to exceed", "cannot exceed", "can't exceed", "can’t exceed",
         "at or below", "no higher than", "no greater than", "≤", "<=",
+        # the negations of the comparatives above and below: "no later than 30 days"
+        "no later than", "not later than", "no longer than", "not longer than",
+        "no larger than", "no bigger than", "no heavier than", "no taller than",
+        "no wider than", "no older than", "not older than",
         # a tolerance: "180 N·m ± 5%", "+/- 5%"
         "±", "+/-", "+/−", "plus or minus",
     ),
@@ -36,6 +40,9 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
     Relation.GE: (
         "at least", "at the least", "no less than", "not less than", "no fewer than",
         "a minimum of", "minimum of", "minimum", "at or above", "≥", ">=",
+        "no earlier than", "not earlier than", "no sooner than", "no lower than",
+        "no shorter than", "no smaller than", "no lighter than", "no younger than",
+        "not younger than",
     ),
 }
 
