@@ -339,8 +339,10 @@ def report(
     verdicts.sort(key=lambda v: str(v["claim_id"]))
     statuses = [str(v["status"]) for v in verdicts]
     labels: list[str | None] = [expected.get(str(v["claim_id"])) for v in verdicts]
+    matched = sum(1 for s, want in zip(statuses, labels, strict=True) if s == want)
     print()
-    for line in summary_lines(statuses, labels):
+    labelled = any(label is not None for label in labels)
+    for line in summary_lines(Counter(statuses), matched if labelled else None):
         print(line)
     print()
     print(f"Verdicts read back from {TOPICS[1]} (read_committed):")
@@ -357,7 +359,6 @@ def report(
     print(f"Metrics: http://127.0.0.1:{port}/metrics (while the worker runs); now:")
     for line in scrape(port):
         print(f"  {line}")
-    matched = sum(1 for s, want in zip(statuses, labels, strict=True) if s == want)
     wanted_letters = Counter(s for s in expected.values() if Status(s).is_citation_failure)
     return (
         matched == len(expected) == len(verdicts)
