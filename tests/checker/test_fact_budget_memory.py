@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.document_bound import measure
 from quantcheck.inputs.rows import MAX_ROW_BYTES
-from quantcheck.quantities.budget import MIB
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -58,51 +58,14 @@ def check(directory: Path) -> dict[str, dict[str, str]]:
         return {row["claim_id"]: row for row in csv.DictReader(handle)}
 
 
-# A fresh process holding a document's text as the worker holds one read from the store,
-# checking a claim that cites it: how much its peak memory grows while the document's
-# facts are read (the peak is reset once the text is held and the checker warmed up).
-_MEASURE = """
-import sys
-from quantcheck.checker import Checker, CheckOptions, Claim, Document
-from quantcheck.quantities.budget import MIB, TooManyFacts
-
-unit, size, bound = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-
-def status(name):
-    for line in open("/proc/self/status"):
-        if line.startswith(name + ":"):
-            return int(line.split()[1]) * 1024
-
-checker = Checker(CheckOptions(document_facts_bytes=bound * MIB))
-small = {"small": Document("small", "The logger records a reading every 15 seconds.")}
-checker.check(Claim("Every 15 seconds.", ("small",), frozenset({"small"})), small)
-dense = {"dense": Document("dense", (unit * (size // len(unit)))[:size])}
-with open("/proc/self/clear_refs", "w") as handle:
-    handle.write("5")  # the peak is now what the process holds
-before = status("VmHWM")
-try:
-    checker.check(Claim("The value is 2.", ("dense",), frozenset({"dense"})), dense)
-except TooManyFacts as refused:
-    print(refused, file=sys.stderr)
-else:
-    raise SystemExit("the dense document was read whole")
-print(status("VmHWM") - before)
-"""
-
-
-def facts_peak_mib(unit: str, bound_mib: int) -> float:
-    """How far the peak memory of a checking process grows over what it holds while it
-    reads a 32 MiB document of ``unit`` repeated under a bound of ``bound_mib``."""
-    argv = [sys.executable, "-c", _MEASURE, unit, str(MAX_ROW_BYTES), str(bound_mib)]
-    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=True)
-    assert "document 'dense' yields more facts than" in done.stderr
-    return int(done.stdout) / MIB
-
-
 @pytest.mark.parametrize("unit", ["1:", "1, "], ids=["colons", "commas"])
 def test_a_32_mib_dense_document_takes_a_process_no_further_than_its_bound(unit: str) -> None:
-    grew = facts_peak_mib(unit, BOUND_MIB)
+    # The benchmark's own measurement: a fresh process holding the text as a worker holds
+    # one read from the store, its peak reset once the text is held and the checker warm.
+    figures = measure(unit, MAX_ROW_BYTES, BOUND_MIB)
+    grew = figures["peak_growth_mib"]
     print(f"{unit!r}: the peak grew {grew:.0f} MiB under a bound of {BOUND_MIB} MiB")
+    assert figures["refused"], "the dense document was read whole"
     assert grew <= BOUND_MIB
     # It read facts up to the bound before refusing, rather than refusing on a guess.
     assert grew >= BOUND_MIB / 4
