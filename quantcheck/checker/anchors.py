@@ -273,6 +273,11 @@ def claim_anchors(text: str, mention: Mention, mentions: Sequence[Mention]) -> A
     return window(values, same, at, data=False)
 
 
+def text_words(text: str) -> Anchors:
+    """The anchor words of a whole text: what a short claim speaks of anywhere in it."""
+    return frozenset(anchor for word in _WORD.findall(text) for anchor in anchor_words(word))
+
+
 def named_records(mention: Mention, mentions: Sequence[Mention]) -> Anchors:
     """The numbers of a claim's other values that may name the record its value is said
     of: "41 mm" in "the 41 mm version has a 425 mAh battery" (see :func:`key_words`)."""

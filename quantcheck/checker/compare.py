@@ -28,7 +28,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_UP, Decimal, localcontext
 
-from quantcheck.checker.anchors import claim_anchors, named_records, said_of_something_else
+from quantcheck.checker.anchors import (
+    claim_anchors,
+    named_records,
+    said_of_something_else,
+    text_words,
+)
 from quantcheck.checker.derived import derive
 from quantcheck.checker.derived import pair as derived_pair
 from quantcheck.checker.index import PERIOD, PLAIN, EvidenceIndex, family
@@ -37,6 +42,7 @@ from quantcheck.checker.periods import period_match, periods_agree
 from quantcheck.checker.policy import CLOSENESS, POLICY, Difference
 from quantcheck.quantities import dates, identifiers
 from quantcheck.quantities.categories import (
+    COUNT_PREFIX,
     IDENTIFIER,
     NUMBER,
     ORDINAL,
@@ -116,6 +122,8 @@ def find_support(
             if best is not None and rank >= best[0]:
                 continue
             binding = bind(candidate, index)
+            if not _may_count(claim, candidate, binding, wording):
+                continue
             if binding is not None and binding.rival is not None:
                 other_thing = other_thing or (doc_id, candidate, binding)
                 continue
@@ -529,6 +537,33 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
         kind = _loose_match(claim, mention, fact, other)
         if kind is not None:
             yield mention, kind if same else MatchKind.NOUN_DIFFERS
+
+
+# From here on a bare number is specific enough to be the count it equals ("has shifted
+# 132,000 combined sales" for "sold 132,000 units"); below, it is one of many.
+_SPECIFIC_COUNT = Decimal(100)
+
+
+def _may_count(claim: Mention, mention: Mention, binding: Binding | None, wording: str) -> bool:
+    """Whether a small number of the evidence's prose that counts nothing, or counts
+    another thing, may stand for the claim's count: only among words of the claim ("all
+    three should be present" for "all three elements ... should be present"), never on an
+    unrelated line ("a three-bedroom house" for "three older brothers", "closes three
+    roads" for "three new heroes"). Data binds its values by key, so it is left alone;
+    "one" is too common a word to tell anything."""
+    fact = claim.fact
+    if (
+        not fact.category.startswith(COUNT_PREFIX)
+        or mention.fact.category == fact.category
+        or mention.key is not None
+        or mention.row is not None
+        or binding is None
+    ):
+        return True
+    assert isinstance(fact.value, Decimal)
+    if not 1 < abs(fact.value) < _SPECIFIC_COUNT:
+        return True
+    return not text_words(wording).isdisjoint(binding.found)
 
 
 def _small_whole(fact: Fact) -> bool:
