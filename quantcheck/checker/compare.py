@@ -452,15 +452,17 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
         yield mention, MatchKind.EXACT
     group = family(fact.category)
     if group == PERIOD:
-        periods = index.by_family.get(group, ())
-        for mention in periods:
+        for mention in index.periods_meeting(fact):
             kind = period_match(fact, mention.fact)
             if kind is not None:
                 yield mention, kind
         if fact.relation is Relation.RANGE and fact.upper is not None:
             # "between 2020 and 2022": two dates, each of which the evidence may state.
             ends = [Fact(fact.category, Relation.EQ, v) for v in (fact.value, fact.upper)]
-            found = [next((m for m in periods if period_match(e, m.fact)), None) for e in ends]
+            found = [
+                next((m for m in index.periods_meeting(e) if period_match(e, m.fact)), None)
+                for e in ends
+            ]
             if found[0] is not None and found[1] is not None:
                 yield found[0], MatchKind.PERIOD
         if fact.category == dates.YEAR and fact.relation is Relation.EQ:
@@ -495,8 +497,11 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
             yield from _clock_candidates(fact, index.by_category.get(TIME_OF_DAY, ()))
         return  # identifiers and scores match exactly or not at all
     reach = _reach(claim)
+    assert isinstance(fact.value, Decimal)
+    near = index.value_order.near
     if group != PLAIN:
-        for mention in index.by_category.get(fact.category, ()):
+        same_kind = index.by_category.get(fact.category, ())
+        for mention in near(fact.category, same_kind, fact.value, reach):
             if mention.fact != fact and not _beyond(reach, fact, mention):
                 kind = _loose_match(claim, mention, fact, mention.fact)
                 if kind is not None:
@@ -527,7 +532,7 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
     # still state the number, counting something else ("1,200 people" for "1,200
     # employees"): that match is reported as noun_differs.
     counts_it = fact.category != NUMBER and fact.category in index.by_category
-    for mention in index.by_family.get(PLAIN, ()):
+    for mention in near(PLAIN, index.by_family.get(PLAIN, ()), fact.value, reach):
         other = mention.fact
         if other == fact or _beyond(reach, fact, mention):
             continue

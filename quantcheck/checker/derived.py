@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+from functools import lru_cache
 
 from quantcheck.checker.anchored import worked_out
 from quantcheck.checker.elapsed import elapsed
@@ -160,8 +161,11 @@ _SENTENCE_STOP = re.compile(r"[.;!?](?:\s|$)")
 _NEAR_DIFFERENCE = re.compile(rf"\b(?i:{'|'.join(map(re.escape, NEAR_DIFFERENCE_WORDS))})\b")
 
 
+@lru_cache(maxsize=1024)
 def _cues(wording: str) -> frozenset[str]:
-    """Which kinds of computation the claim's words speak of."""
+    """Which kinds of computation the claim's words speak of. Kept for recent claims: it
+    is asked again for each of a claim's values and each document it cites, and each
+    question is five case-blind searches of the whole claim."""
     return frozenset(kind for kind, pattern in _CUES.items() if pattern.search(wording))
 
 

@@ -17,7 +17,9 @@ from decimal import Decimal
 
 from quantcheck.checker.anchors import DocumentAnchors
 from quantcheck.checker.deferred import Deferred
+from quantcheck.checker.nearby import ValueOrder
 from quantcheck.checker.occurrences import Occurrence, Occurrences
+from quantcheck.checker.periods import years_of
 from quantcheck.checker.sharing import SharedParts
 from quantcheck.quantities import dates, identifiers
 from quantcheck.quantities.budget import NUMBER_BYTES, FactBudget
@@ -79,6 +81,24 @@ class EvidenceIndex:
     text: str = ""
     # What each value is said of (see .anchors), read on first use.
     anchors: DocumentAnchors = field(default_factory=lambda: DocumentAnchors("", (), {}))
+    # For each year, where in ``by_family[PERIOD]`` the periods that cover it stand; under
+    # WIDE, those that cover too many years to list under each.
+    period_years: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    # Its values of each kind in value order, built when a claim first asks for the kind.
+    value_order: ValueOrder = field(default_factory=ValueOrder)
+
+    def periods_meeting(self, fact: Fact) -> Sequence[Mention]:
+        """The periods of the document whose years meet those of ``fact`` (all of them
+        when it names no year or many years), in index order: the only ones that can hold
+        it or lie inside it. A document of hundreds of dates is then not compared date by
+        date with every claimed year."""
+        periods = self.by_family.get(PERIOD, ())
+        years = years_of(fact)
+        if years is None or len(years) > _WIDE_YEARS:
+            return periods
+        found = self.period_years
+        positions = {p for year in (*years, WIDE) for p in found.get(year, ())}
+        return [periods[p] for p in sorted(positions)]
 
     def mention_at(self, span: Span, fact: Fact) -> Mention:
         """``fact`` as a mention of the document at ``span``: how a code or a number read
@@ -120,11 +140,12 @@ class EvidenceIndex:
                 by_family.setdefault(kind, []).append(mention)
         codes = Deferred(lambda: _codes(text, usable, budget))
         categories = {k: tuple(v) for k, v in by_category.items()}
+        families = {k: tuple(v) for k, v in by_family.items()}
         return cls(
             extraction,
             {k: tuple(v) for k, v in by_fact.items()},
             categories,
-            {k: tuple(v) for k, v in by_family.items()},
+            families,
             _by_value(text, usable, shared, budget),
             codes,
             Deferred(lambda: _code_names(codes, named)),
@@ -135,7 +156,28 @@ class EvidenceIndex:
             _data_units(usable),
             text,
             DocumentAnchors(text, sorted(usable, key=lambda m: m.span.start), categories),
+            Deferred(lambda: _period_years(families.get(PERIOD, ()))),
+            ValueOrder(),
         )
+
+
+# A period covering more years than this is listed once, under WIDE, and met by every
+# claimed period: listed under each of its years, a century would cost a hundred entries.
+_WIDE_YEARS = 12
+WIDE = -1
+
+
+def _period_years(periods: Sequence[Mention]) -> dict[int, tuple[int, ...]]:
+    """Where in ``periods`` the periods covering each year stand (see
+    :meth:`EvidenceIndex.periods_meeting`)."""
+    found: dict[int, list[int]] = {}
+    for position, mention in enumerate(periods):
+        years = years_of(mention.fact)
+        if years is None:
+            continue  # a period of no year never holds nor lies inside one of a year
+        for year in years if len(years) <= _WIDE_YEARS else (WIDE,):
+            found.setdefault(year, []).append(position)
+    return {k: tuple(v) for k, v in found.items()}
 
 
 def _codes(text: str, mentions: Sequence[Mention], budget: FactBudget | None) -> dict[str, Span]:

@@ -3,6 +3,7 @@ for periods that agree."""
 
 from __future__ import annotations
 
+from datetime import date
 from functools import lru_cache
 
 from quantcheck.checker.model import MatchKind
@@ -87,6 +88,15 @@ def period_match(claimed: Fact, found: Fact) -> MatchKind | None:
         ):
             return MatchKind.WITHIN_RANGE
     return None
+
+
+def years_of(fact: Fact) -> range | None:
+    """The years a period fact covers, first to last; None when it names no year (or no
+    day that exists). A period supports or holds another only where their years meet."""
+    extent = _extent(fact)
+    if extent is None or not extent.has_year:
+        return None
+    return range(date.fromordinal(extent.first).year, date.fromordinal(extent.last).year + 1)
 
 
 @lru_cache(maxsize=65536)
