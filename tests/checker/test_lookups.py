@@ -93,6 +93,4 @@ def test_values_near_a_claim_are_every_value_within_reach(
 def test_values_near_a_claim_with_no_known_reach_are_all() -> None:
     mentions = [_number("5"), _number("500")]
     assert ValueOrder().near("number", mentions, Decimal(5), None) is mentions
-    assert [m.text for m in ValueOrder().near("number", mentions, Decimal(5), Decimal(1))] == [
-        "5"
-    ]
+    assert [m.text for m in ValueOrder().near("number", mentions, Decimal(5), Decimal(1))] == ["5"]
