@@ -10,8 +10,10 @@ its values hold as well as by their number.
 from __future__ import annotations
 
 import enum
+import gc
 import sys
 import threading
+import types
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -19,46 +21,47 @@ from typing import Generic, TypeVar
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
-# Objects that refer to no others, and objects every cached value shares.
-_LEAVES = (str, bytes, int, float, complex, bool, type(None))
+# Objects that refer to no others that are part of a value: its leaves, and the functions
+# a lazy mapping keeps to compute itself (what they reach belongs to their module).
+_OPAQUE = (
+    str,
+    bytes,
+    int,
+    float,
+    complex,
+    bool,
+    type(None),
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+)
+# Objects every cached value shares.
 _SHARED = (enum.Enum, type)
 
 
 def retained_bytes(value: object) -> int:
-    """The memory held by ``value`` and every object it reaches (containers, dataclass
-    fields and slots), each object counted once; enum members and classes, which every
-    value shares, are not counted. A mapping other than a dict is read by its fields, not
-    its items: measuring must not compute what a lazy mapping defers, nor make the
-    objects a compact one makes on lookup."""
+    """The memory held by ``value`` and every object it reaches (containers, fields and
+    slots, as the garbage collector sees them), each object counted once; enum members
+    and classes, which every value shares, are not counted. A mapping other than a dict is
+    read by what it holds, not by its items: measuring must not compute what a lazy
+    mapping defers, nor make the objects a compact one makes on lookup."""
     seen: set[int] = set()
     stack = [value]
     total = 0
+    size_of, referents = sys.getsizeof, gc.get_referents
     while stack:
         item = stack.pop()
-        if id(item) in seen or isinstance(item, _SHARED):
+        if id(item) in seen:
             continue
         seen.add(id(item))
-        total += sys.getsizeof(item)
-        if isinstance(item, _LEAVES):
+        if isinstance(item, _SHARED):
             continue
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            stack.extend(item)
-        else:
-            stack.extend(_fields(item))
+        total += size_of(item)
+        if not isinstance(item, _OPAQUE):
+            # Asked of the collector, which knows every object's references in C: reading
+            # fields and slots one by one took as long as decoding the value.
+            stack.extend(referents(item))
     return total
-
-
-def _fields(item: object) -> list[object]:
-    """The attributes of an instance, from its ``__dict__`` and its slots."""
-    fields = list(getattr(item, "__dict__", {}).values())
-    for cls in type(item).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if hasattr(item, name):
-                fields.append(getattr(item, name))
-    return fields
 
 
 class LruCache(Generic[K, V]):
