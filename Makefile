@@ -12,6 +12,9 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[kafka,postgres,chart,langchain,test]'
+	@# An editable install leaves compiling to the first import, which PYTHONDONTWRITEBYTECODE
+	@# forbids to write: compile once, as pip does for a wheel, or every command starts slow.
+	$(PY) -m compileall -q quantcheck worker schemas tools bench
 	@touch $(STAMP)
 
 venv: $(STAMP)
