@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -88,6 +89,36 @@ class Document:
     def __post_init__(self) -> None:
         if not self.sha256:
             object.__setattr__(self, "sha256", sha256_text(self.text))
+
+
+# Unicode category Cc, the C0 and C1 control characters.
+_CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def has_control_character(value: str) -> bool:
+    """Whether ``value`` holds a C0 or C1 control character."""
+    return _CONTROL_CHARACTER.search(value) is not None
+
+
+def doc_id_problem(doc_id: str) -> str | None:
+    """Why ``doc_id`` is not a valid document ID, or None when it is."""
+    if not doc_id or doc_id.isspace():
+        return "doc_id is empty"
+    if doc_id != doc_id.strip():
+        return "doc_id has surrounding whitespace"
+    if has_control_character(doc_id):
+        return "doc_id contains a control character"
+    return None
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` is not a valid document text, or None when it is."""
+    if not text or text.isspace():
+        return "text is empty"
+    # PostgreSQL text cannot hold NUL; refusing it everywhere keeps the backends alike.
+    if "\x00" in text:
+        return "text contains a NUL character"
+    return None
 
 
 @dataclass(frozen=True, slots=True)

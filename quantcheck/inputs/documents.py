@@ -25,7 +25,7 @@ import json
 import os
 from collections.abc import Iterator
 
-from quantcheck.checker.model import Document
+from quantcheck.checker.model import Document, doc_id_problem, text_problem
 from quantcheck.errors import InputError
 from quantcheck.inputs.rows import (
     SURROGATE,
@@ -37,7 +37,6 @@ from quantcheck.inputs.rows import (
     json_type,
     open_binary,
 )
-from quantcheck.worker.store.base import doc_id_problem, text_problem
 
 FORMATS: dict[str, str] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 COLUMNS: tuple[str, ...] = ("doc_id", "topic", "text")

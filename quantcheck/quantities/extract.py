@@ -159,7 +159,7 @@ class _Reader:
         # 2019") is read again at the same offset without identifiers; anything else is
         # stepped past by one character.
         if match.lastgroup in _IDENTIFIER_READERS:
-            again = patterns.without_identifiers().match(self.scan, match.start())
+            again = patterns.quantities_only().match(self.scan, match.start())
             if again is not None:
                 return self._dispatch(again)
         return match.start() + 1

@@ -397,7 +397,24 @@ _DIGITLESS_START = (
 )
 
 
-def _master(*, identifiers: bool) -> re.Pattern[str]:
+def _scan(body: str) -> re.Pattern[str]:
+    """A scan for the alternatives of ``body``, entered only where a candidate may start."""
+    # Nothing starts right after a letter or digit. Tested once per offset, before any
+    # alternative is entered, this makes the inside of every word and digit run cost one
+    # step; it also keeps "A$5" (Australian dollars) from being read as US dollars.
+    # Citation markers ("[2]", "【2】", "[^2]") are the exception: they may follow a word.
+    # Nor does anything start at a digit inside "1-2", "1.2" or "1,2": the tail of a range,
+    # a decimal or a group is read with its head or not at all.
+    # Every candidate has a digit close ahead or starts with one of a few words ("seven",
+    # "half", "noon", "second quarter"): one cheap test spares most words the alternation.
+    return re.compile(
+        rf"(?P<a_marker>{CITATION_MARKER})|(?:(?<!\w)|(?<=\d[x×]))"
+        rf"(?!(?<=\w[-.,\u2212]){_NOT_AFTER_BOUND_WORD}\d)"
+        rf"(?=[^\n]{{0,16}}?\d|{_DIGITLESS_START}\b)(?:{body})"
+    )
+
+
+def _master() -> re.Pattern[str]:
     iso, mdy, dmy, month_year, year_month = DATE_ALTERNATIVES
     q_letter, q_digit, q_words, fiscal_year, decade, decade_yy, year_part, century = (
         PERIOD_ALTERNATIVES
@@ -429,42 +446,31 @@ def _master(*, identifiers: bool) -> re.Pattern[str]:
         ),
         ("a_half", rf"{_first_chars(phrases.FRACTION_WORDS, fold=True)}{HALF}"),
         ("a_multiple", rf"{_first_chars(phrases.MULTIPLE_WORDS, fold=True)}{MULTIPLE_WORD}"),
+        ("a_idword", rf"{_first_chars(phrases.IDENTIFIER_WORDS, fold=True)}{id_word}"),
+        ("a_idv", rf"(?=[vV]){id_v}"),
+        ("a_idname", rf"(?=[A-Z]){id_name}"),
+        ("a_idmulti", rf"(?=\d){id_multi}"),
+        ("a_iddotted", rf"(?=\d){id_dotted}"),
+        ("a_idcode", rf"(?=[A-Za-z0-9]){id_code}"),
+        # Last: the re-read of a refused identifier relies on nothing following it.
+        ("a_quantity", _QUANTITY),
     ]
-    if identifiers:
-        alternatives += [
-            ("a_idword", rf"{_first_chars(phrases.IDENTIFIER_WORDS, fold=True)}{id_word}"),
-            ("a_idv", rf"(?=[vV]){id_v}"),
-            ("a_idname", rf"(?=[A-Z]){id_name}"),
-            ("a_idmulti", rf"(?=\d){id_multi}"),
-            ("a_iddotted", rf"(?=\d){id_dotted}"),
-            ("a_idcode", rf"(?=[A-Za-z0-9]){id_code}"),
-        ]
-    alternatives.append(("a_quantity", _quantity(bare=True)))
-    # Nothing starts right after a letter or digit. Tested once per offset, before any
-    # alternative is entered, this makes the inside of every word and digit run cost one
-    # step; it also keeps "A$5" (Australian dollars) from being read as US dollars.
-    # Citation markers ("[2]", "【2】", "[^2]") are the exception: they may follow a word.
-    body = "|".join(f"(?P<{name}>{pattern})" for name, pattern in alternatives)
-    # Nor does anything start at a digit inside "1-2", "1.2" or "1,2": the tail of a range,
-    # a decimal or a group is read with its head or not at all.
-    # Every candidate has a digit close ahead or starts with one of a few words ("seven",
-    # "half", "noon", "second quarter"): one cheap test spares most words the alternation.
-    return re.compile(
-        rf"(?P<a_marker>{CITATION_MARKER})|(?:(?<!\w)|(?<=\d[x×]))"
-        rf"(?!(?<=\w[-.,\u2212]){_NOT_AFTER_BOUND_WORD}\d)"
-        rf"(?=[^\n]{{0,16}}?\d|{_DIGITLESS_START}\b)(?:{body})"
-    )
+    return _scan("|".join(f"(?P<{name}>{pattern})" for name, pattern in alternatives))
 
 
-MASTER = _master(identifiers=True)
+_QUANTITY = _quantity(bare=True)
+MASTER = _master()
 
 
 @cache
-def without_identifiers() -> re.Pattern[str]:
-    """The same scan without identifiers: where a candidate identifier turns out to be
-    something else ("10m", "In 2019"), the text at its offset is read again with this.
-    Compiled on first use, as compiling it takes a share of a short command's start-up."""
-    return _master(identifiers=False)
+def quantities_only() -> re.Pattern[str]:
+    """The scan with the quantity alternative alone, for the re-read of an identifier that
+    turns out to be something else ("10m", "In 2019"). MASTER tries its alternatives in
+    order and the identifiers come after every other one but the quantity, so at an offset
+    where one matched, only the quantity (or nothing) can match without them. Compiled on
+    first use, at half the cost of the whole scan, as compiling is most of a short
+    command's start-up."""
+    return _scan(f"(?P<a_quantity>{_QUANTITY})")
 
 
 def _phrase_key(phrase: str) -> str:

@@ -20,7 +20,6 @@ by an ID with a newline in it.
 from __future__ import annotations
 
 import hashlib
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -38,7 +37,14 @@ from quantcheck.worker.store.indexing import (
     index_pending,
 )
 
-from quantcheck.checker.model import Document, FactsStamp, sha256_text
+from quantcheck.checker.model import (
+    Document,
+    FactsStamp,
+    doc_id_problem,
+    has_control_character,
+    sha256_text,
+    text_problem,
+)
 from quantcheck.errors import UsageError
 
 # How many IDs per category a conflict message names before it only counts them.
@@ -181,14 +187,6 @@ def unique_ids(doc_ids: Collection[str]) -> list[str]:
     return list(dict.fromkeys(doc_ids))
 
 
-# Unicode category Cc, the C0 and C1 control characters.
-_CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def _has_control_character(value: str) -> bool:
-    return _CONTROL_CHARACTER.search(value) is not None
-
-
 def validate_kb_version(kb_version: str) -> str:
     """Return ``kb_version`` if it is a usable version name, else raise :class:`UsageError`."""
     if not kb_version:
@@ -199,30 +197,9 @@ def validate_kb_version(kb_version: str) -> str:
         raise UsageError(f"knowledge-base version {kb_version!r} has surrounding whitespace")
     if len(kb_version) > MAX_KB_VERSION_CHARS:
         raise UsageError(f"knowledge-base version is longer than {MAX_KB_VERSION_CHARS} characters")
-    if _has_control_character(kb_version):
+    if has_control_character(kb_version):
         raise UsageError(f"knowledge-base version {kb_version!r} contains a control character")
     return kb_version
-
-
-def doc_id_problem(doc_id: str) -> str | None:
-    """Why ``doc_id`` is not a valid document ID, or None when it is."""
-    if not doc_id or doc_id.isspace():
-        return "doc_id is empty"
-    if doc_id != doc_id.strip():
-        return "doc_id has surrounding whitespace"
-    if _has_control_character(doc_id):
-        return "doc_id contains a control character"
-    return None
-
-
-def text_problem(text: str) -> str | None:
-    """Why ``text`` is not a valid document text, or None when it is."""
-    if not text or text.isspace():
-        return "text is empty"
-    # PostgreSQL text cannot hold NUL; refusing it everywhere keeps the backends alike.
-    if "\x00" in text:
-        return "text contains a NUL character"
-    return None
 
 
 def checked_documents(kb_version: str, documents: Iterable[Document]) -> Iterator[Document]:
