@@ -21,6 +21,8 @@ from quantcheck.quantities.phrases import COMPARED_WORDS, FUNCTION_WORDS, YEARLY
 # hourly warehouse employees", short enough not to wander into the next phrase.
 _MAX_WORDS = 5
 _WORD = re.compile(r"[ \t]*+([A-Za-z][A-Za-z'’\-]*+)")
+# "3-bedroom", "10-story": a lower-case word joined to the number by a hyphen.
+_JOINED = re.compile(r"-([a-z]++)(?![A-Za-z'’\-])")
 _YEARLY = frozenset(YEARLY_NOUNS)
 _COMPARED = frozenset(COMPARED_WORDS)
 
@@ -46,6 +48,15 @@ class _Word:
 
 def counted_noun(text: str, start: int) -> CountedNoun | None:
     """The noun counted by a number that ends at ``start`` in ``text``, if there is one."""
+    joined = _JOINED.match(text, start)
+    if joined is not None:
+        # "a 3-bedroom house", "a 10-story hotel": the number counts the noun it is joined
+        # to, not the head of the phrase after it.
+        word = joined.group(1)
+        reading = _classify(word)
+        if reading.kind != "noun":
+            return None
+        return CountedNoun(reading.lemma, joined.end(), reading.plural, word in _YEARLY)
     head: CountedNoun | None = None
     position = start
     for number in range(_MAX_WORDS):

@@ -51,6 +51,7 @@ from quantcheck.quantities.listings import Listing
 from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
 from quantcheck.quantities.phrases import (
     CONTEXT_UNITS,
+    DURATION_MODIFIERS,
     FRACTION_WORDS,
     MULTIPLE_WORDS,
     PLURAL_QUANTIFIERS,
@@ -83,6 +84,13 @@ _TIMES_BEFORE_NUMBER = re.compile(r"[x×](?=\d)")
 _INCH_MARK = re.compile(r"[\"″](?![\w\"])")
 # How far back a line is read for an open quotation: bounded so dense text costs constant work.
 _QUOTE_REACH = 200
+_DURATIONS = frozenset({"time_seconds", "time_months"})
+# "10 business days": a unit of time after words that only say which days or how they run.
+_TIME_WORDS = [a for u in units.UNITS if u.category in _DURATIONS for a in u.aliases if a.isalpha()]
+_MODIFIED_DURATION = re.compile(
+    rf"(?:[ \t]++(?i:{patterns.alternation(DURATION_MODIFIERS)}))++"
+    rf"[ \t]++(?i:({patterns.alternation(_TIME_WORDS)}))(?![\w/])"
+)
 _SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")
 # What may separate two unreadable numbers that are reported as one: "one" and "and" are
 # number words the sweep does not look for.
@@ -518,6 +526,11 @@ class _Reader:
             # "8MP", "196 ppi": a unit no table lists, compared as written.
             self._single(start, written_unit.end, number, scale, written_unit.unit, tail=tail)
             return
+        duration = _MODIFIED_DURATION.match(self.scan, end)
+        if duration is not None:
+            unit = _unit(duration.group(1))
+            self._single(start, duration.end(), number, scale, unit, tail=tail)
+            return
         if noun is not None and (noun.plural or number.value == 1):
             unit = units.Unit(name=noun.lemma, category=count_category(noun.lemma))
             self._single(start, noun.end, number, scale, unit, tail=tail)
@@ -553,6 +566,11 @@ class _Reader:
             # "4,000 to 9,000 cP": a range in a unit no table lists.
             unit = written_unit.unit
             self._range(start, written_unit.end, (first, scale1, unit), (second, scale2, unit))
+            return
+        duration = _MODIFIED_DURATION.match(self.scan, end)
+        if duration is not None and not self._is_change(m, "q_num1"):
+            unit = _unit(duration.group(1))
+            self._range(start, duration.end(), (first, scale1, unit), (second, scale2, unit))
             return
         noun = counts.counted_noun(self.scan, end)
         if self._is_change(m, "q_num1"):
@@ -791,7 +809,6 @@ _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)|/")
 
 # What joins the parts of one duration: "2 hours and 15 minutes", "1 hour 20 minutes".
 _DURATION_JOIN = re.compile(r"\s*,?\s*(?:(?i:and)\s+)?")
-_DURATIONS = frozenset({"time_seconds", "time_months"})
 
 
 def _compound_durations(scan: str, mentions: list[Mention]) -> list[Mention]:

@@ -118,7 +118,12 @@ def measures_something(code: str) -> bool:
     describing word ("top-8")."""
     first, _, rest = code.partition("-")
     if first.isdigit() and rest.replace("-", "").isalpha():
-        return is_unit(rest) or rest.casefold() in _TRAILING_WORDS or names_written_unit(rest)
+        return (
+            is_unit(rest)
+            or rest.casefold() in _TRAILING_WORDS
+            or names_written_unit(rest)
+            or _counts_noun(rest)
+        )
     if rest.isdigit() and first.isalpha() and first.islower():
         # "the top-8 nations", "under-21 players": a word that names nothing (no noun)
         # before the number describes it; "covid-19" or "tier-2" names something.
@@ -136,6 +141,12 @@ def measures_something(code: str) -> bool:
         or letters.casefold() in units.SCALE_WORDS
         or written_unit_like(letters)
     )
+
+
+def _counts_noun(word: str) -> bool:
+    """Whether the word after "3-" is a lower-case noun the number counts, as in "a
+    3-bedroom house" or "a 10-story hotel", read as "three-bedroom" is."""
+    return word.islower() and "NOUN" in lemmas(word)
 
 
 # A written token ("13", "MIL-STD-810H", "IP68", "1.4µm"), the word before it ("Android

@@ -211,6 +211,13 @@ PLURAL_QUANTIFIERS: dict[str, tuple[str, ...]] = {
     ">": ("one",),
 }
 
+# Words between a number and a unit of time that say which days or how they run: "10
+# business days", "5 consecutive years", "6 full weeks" are durations, as "10 days" is.
+DURATION_MODIFIERS: tuple[str, ...] = (
+    "business", "working", "calendar", "consecutive", "successive", "full", "whole",
+    "straight", "clear", "school", "trading", "banking",
+)
+
 # Words before or after "<n>-<m>" that make it a score rather than a range.
 SCORE_BEFORE: tuple[str, ...] = (
     "won", "win", "wins", "winning", "beat", "beats", "beating", "defeated", "defeat",
