@@ -566,7 +566,8 @@ def _may_count(claim: Mention, mention: Mention, binding: Binding | None, wordin
     ):
         return True
     assert isinstance(fact.value, Decimal)
-    if not 1 < abs(fact.value) < _SPECIFIC_COUNT:
+    # A value with a fraction ("4.5 stars", "2.5 children") is as specific as a large one.
+    if not 1 < abs(fact.value) < _SPECIFIC_COUNT or fact.value % 1:
         return True
     return not text_words(wording).isdisjoint(binding.found)
 

@@ -50,9 +50,12 @@ from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relatio
 from quantcheck.quantities.listings import Listing
 from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
 from quantcheck.quantities.phrases import (
+    AGE_LINK_WORDS,
+    AGE_WORDS,
     CONTEXT_UNITS,
     DURATION_MODIFIERS,
     FRACTION_WORDS,
+    FUNCTION_WORDS,
     MULTIPLE_WORDS,
     PLURAL_QUANTIFIERS,
     SCORE_AFTER,
@@ -538,6 +541,9 @@ class _Reader:
         if noun is None and written.casefold() == "one":
             self._cover(start, end)
             return  # "the one featured in": a pronoun, not a number
+        if noun is None and scale == 1 and _after_age_word(self.scan, start):
+            self._single(start, end, number, scale, _unit("years"), tail=tail)
+            return
         # A number before a singular noun describes it rather than counting: "a 200 million
         # sponsorship deal", "a 5 star hotel" state a plain number.
         unit = units.Unit(name=NUMBER, category=NUMBER)
@@ -1095,6 +1101,21 @@ def _on_line(cue: re.Pattern[str], scan: str, start: int) -> bool:
     high = scan.find("\n", start)
     high = start + _CUE_REACH if high < 0 else min(high, start + _CUE_REACH)
     return cue.search(scan, low, high) is not None
+
+
+_AGE_WORDS = frozenset(AGE_WORDS)
+_AGE_LINKS = FUNCTION_WORDS | frozenset(AGE_LINK_WORDS)
+
+
+def _after_age_word(scan: str, start: int) -> bool:
+    """Whether the number at ``start`` follows an age word ("aged 25", "the age was set at
+    25") with only linking words between: an age in years, as "25 years old" is."""
+    for word in previous_words(scan, start, count=4):
+        if word in _AGE_WORDS:
+            return True
+        if word not in _AGE_LINKS:
+            return False
+    return False
 
 
 def _unit(text: str) -> units.Unit:

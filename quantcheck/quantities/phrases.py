@@ -218,6 +218,11 @@ DURATION_MODIFIERS: tuple[str, ...] = (
     "straight", "clear", "school", "trading", "banking",
 )
 
+# A plain number after these words is an age in years: "aged 25", "(age 34)", "at the age
+# of 84", "the age was set at 25". Only function words and AGE_LINK_WORDS may stand between.
+AGE_WORDS: tuple[str, ...] = ("age", "aged", "ages")
+AGE_LINK_WORDS: tuple[str, ...] = ("set", "fixed", "raised", "lowered")
+
 # Words before or after "<n>-<m>" that make it a score rather than a range.
 SCORE_BEFORE: tuple[str, ...] = (
     "won", "win", "wins", "winning", "beat", "beats", "beating", "defeated", "defeat",
