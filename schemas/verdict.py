@@ -60,6 +60,7 @@ Difference = Literal[
     "unit_not_claimed",
     "unit_stated_apart",
     "unit_left_out",
+    "scale_unstated",
     "other_noun",
     "in_date",
     "in_code",

@@ -48,7 +48,9 @@ from quantcheck.quantities.categories import (
     ORDINAL,
     PERCENT,
     SCORE,
+    TEMPERATURE,
     TIME_OF_DAY,
+    count_category,
     has_unit,
     same_dimension,
 )
@@ -388,6 +390,8 @@ def difference(
             return Difference.OTHER_BOUND
         return Difference.OTHER_VALUE
     claimed_unit, found_unit = has_unit(fact.category), has_unit(other.category)
+    if _degrees_of_a_scale(claim, found) or _degrees_of_a_scale(found, claim):
+        return Difference.SCALE_UNSTATED
     if fact.category == PERCENT and other.category == NUMBER and found.key is not None:
         # Data writes shares without their sign ("humidity": 87, "value": 39.54).
         return Difference.DATA_SHARE
@@ -415,6 +419,22 @@ def difference(
     if same_dimension(fact.category, other.category):
         return Difference.OTHER_UNIT
     return Difference.OTHER_DIMENSION
+
+
+_DEGREES = count_category("degree")
+
+
+def _degrees_of_a_scale(bare: Mention, scaled: Mention) -> bool:
+    """Whether ``bare`` counts degrees ("30 degrees") and ``scaled`` is a temperature
+    written with the same number in a scale ("30 °C", "30 °F")."""
+    return (
+        bare.fact.category == _DEGREES
+        and scaled.fact.category == TEMPERATURE
+        and bare.fact.relation is scaled.fact.relation
+        and bare.fact.upper is None
+        and scaled.literal is not None
+        and scaled.literal.value == bare.fact.value
+    )
 
 
 def _in_unit(found: Mention, unit: Literal | None, claim: Mention) -> bool:

@@ -35,6 +35,7 @@ class Difference(StrEnum):
     UNIT_NOT_CLAIMED = "unit_not_claimed"  # the evidence number has a unit the claim omits
     UNIT_STATED_APART = "unit_stated_apart"  # a bare data value; the data states its unit apart
     UNIT_LEFT_OUT = "unit_left_out"  # "42 million" against "£42 million"
+    SCALE_UNSTATED = "scale_unstated"  # "30 degrees" against "30 °C": no scale on one side
     OTHER_NOUN = "other_noun"  # both count, different things
     IN_DATE = "in_date"  # the number is part of a date
     IN_CODE = "in_code"  # the number is part of a code or name
@@ -84,6 +85,9 @@ POLICY: dict[Difference, Treatment] = {
     Difference.UNIT_LEFT_OUT: Treatment(
         True, "in cited evidence with the unit the claim leaves out"
     ),
+    # "temperatures reached 30 degrees" against "30 °C" or "30 °F": degrees name no scale,
+    # so the same written number in either is what the claim says.
+    Difference.SCALE_UNSTATED: Treatment(True, "in cited evidence in degrees of a stated scale"),
     Difference.OTHER_NOUN: Treatment(False, "in cited evidence counting something else"),
     Difference.IN_DATE: Treatment(False, "in cited evidence only as part of a date"),
     Difference.IN_CODE: Treatment(False, "in cited evidence only as part of a name or code"),

@@ -16,6 +16,7 @@ IDENTIFIER = "identifier"
 SCORE = "score"
 ORDINAL = "ordinal"
 TIME_OF_DAY = "time_of_day"
+TEMPERATURE = "temperature_c"
 COUNT_PREFIX = "count["
 WRITTEN_UNIT_PREFIX = "unit["
 
