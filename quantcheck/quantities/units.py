@@ -200,6 +200,12 @@ UNITS: tuple[Unit, ...] = (
                 "km per hour", "km an hour")),
     _u("mile per hour", "speed_m_per_s", "0.44704",
        aliases=("mph", "miles per hour", "mile per hour", "miles an hour", "mile an hour")),
+    # fuel economy, in kilometres per litre; a mile is exactly 1.609344 km
+    _u("kilometre per litre", "fuel_economy_km_per_l",
+       aliases=("km/L", "kmpl", "kilometres per litre", "kilometers per liter",
+                "km per litre", "km per liter")),
+    _u("mile per US gallon", "fuel_economy_km_per_l", "1.609344", over=_GALLON,
+       aliases=("mpg", "miles per gallon", "mile per gallon")),
     # a knot is one nautical mile (1852 m) an hour
     _u("knot", "speed_m_per_s", 1852, over=3600, aliases=("knots", "knot", "kts", "kn")),
     # money, per currency: amounts in different currencies are never converted
@@ -332,6 +338,7 @@ BASE_UNITS: dict[str, str] = {
     "energy_wh": "Wh",
     "frequency_hz": "Hz",
     "speed_m_per_s": "m/s",
+    "fuel_economy_km_per_l": "km/L",
     "money_usd": "USD",
     "money_eur": "EUR",
     "money_gbp": "GBP",
