@@ -212,7 +212,8 @@ class SetAsideNumber(BaseModel):
     )
     reason: str = Field(
         description='Why it is not a fact: list_marker ("2. " at the start of a line),'
-        ' citation_marker ("[2]") or source_reference ("passage 2", "Source 1").'
+        ' citation_marker ("[2]"), source_reference ("passage 2", "Source 1") or idiom'
+        ' ("open 24/7").'
     )
 
 

@@ -57,6 +57,7 @@ from quantcheck.quantities.phrases import (
     FRACTION_WORDS,
     FUNCTION_WORDS,
     MULTIPLE_WORDS,
+    NUMBER_IDIOMS,
     PLURAL_QUANTIFIERS,
     SCORE_AFTER,
     SCORE_BEFORE,
@@ -88,6 +89,11 @@ _INCH_MARK = re.compile(r"[\"″](?![\w\"])")
 # How far back a line is read for an open quotation: bounded so dense text costs constant work.
 _QUOTE_REACH = 200
 _DURATIONS = frozenset({"time_seconds", "time_months"})
+# Tried at every candidate, so fronted by a test of its first character.
+_IDIOM = re.compile(
+    "(?=[" + "".join(sorted({re.escape(idiom[0]) for idiom in NUMBER_IDIOMS})) + "])"
+    rf"(?:{patterns.alternation(NUMBER_IDIOMS)})(?![\w/])"
+)
 # "10 business days": a unit of time after words that only say which days or how they run.
 _TIME_WORDS = [a for u in units.UNITS if u.category in _DURATIONS for a in u.aliases if a.isalpha()]
 _MODIFIED_DURATION = re.compile(
@@ -158,6 +164,10 @@ class _Reader:
 
     def _dispatch(self, match: re.Match[str]) -> int:
         """Read one candidate; the offset the scan resumes from."""
+        idiom = _IDIOM.match(self.scan, match.start())
+        if idiom is not None:
+            self._put_aside(idiom.start(), idiom.end(), "idiom")
+            return idiom.end()
         reader = _READERS[match.lastgroup or ""]
         try:
             accepted = reader(self, match)

@@ -218,6 +218,10 @@ DURATION_MODIFIERS: tuple[str, ...] = (
     "straight", "clear", "school", "trading", "banking",
 )
 
+# Numbers in fixed phrases that state no quantity: "open 24/7" means always, not 24 and 7.
+# ("24-7" is left out: it is as often a score.)
+NUMBER_IDIOMS: tuple[str, ...] = ("24/7", "24 / 7", "24x7", "24×7", "24/7/365")
+
 # A plain number after these words is an age in years: "aged 25", "(age 34)", "at the age
 # of 84", "the age was set at 25". Only function words and AGE_LINK_WORDS may stand between.
 AGE_WORDS: tuple[str, ...] = ("age", "aged", "ages")

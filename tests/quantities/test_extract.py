@@ -318,6 +318,18 @@ def test_references_to_sources_are_set_aside() -> None:
     ]
 
 
+def test_idioms_are_set_aside_but_scores_and_dates_are_not() -> None:
+    text = "Open 24/7 with 24x7 support. They won 24-7 on 24/7/2019."
+    result = extract(text, scope=Scope.ALL)
+    assert [(s.text, s.reason) for s in result.set_aside] == [
+        ("24/7", "idiom"),
+        ("24x7", "idiom"),
+    ]
+    assert "idiom" in result.flags
+    assert "score=24-7" in [m.fact.label() for m in result.mentions]
+    assert "year=2019" in [m.fact.label() for m in result.mentions]
+
+
 def test_dates_are_not_bare_numbers() -> None:
     text = "By 2026-09-30, September 30, 2026 or 30 Sep 2026, not Q3 2026."
     found = labels(text, scope=Scope.ALL)
