@@ -614,6 +614,13 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
             and _inside(fact.value, other)
         ):
             return MatchKind.WITHIN_RANGE
+        # An inclusive bound at one end of a range ("measures up to 120 °C" against "-20 to
+        # 120 °C", "from at least 2 GB" against "2-8 GB"): the claim names the end it bounds.
+        if fact.category == other.category and fact.category != NUMBER:
+            if fact.relation is Relation.LE and fact.value == other.upper:
+                return MatchKind.WITHIN_RANGE
+            if fact.relation is Relation.GE and fact.value == other.value:
+                return MatchKind.WITHIN_RANGE
         return None
     if fact.relation is Relation.RANGE:
         return None
