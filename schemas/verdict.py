@@ -212,8 +212,8 @@ class SetAsideNumber(BaseModel):
     )
     reason: str = Field(
         description='Why it is not a fact: list_marker ("2. " at the start of a line),'
-        ' citation_marker ("[2]"), source_reference ("passage 2", "Source 1") or idiom'
-        ' ("open 24/7").'
+        ' citation_marker ("[2]"), source_reference ("passage 2", "Source 1"), idiom'
+        ' ("open 24/7") or rating_scale (the 5 of "rated 4.6 out of 5").'
     )
 
 

@@ -59,6 +59,8 @@ from quantcheck.quantities.phrases import (
     MULTIPLE_WORDS,
     NUMBER_IDIOMS,
     PLURAL_QUANTIFIERS,
+    RATING_SCALES,
+    RATING_WORDS,
     SCORE_AFTER,
     SCORE_BEFORE,
     SMALL_NUMBER_WORDS,
@@ -515,6 +517,9 @@ class _Reader:
         if self._list_marker(m):
             return
         written = m["q_num1"]
+        if written in _RATING_SCALES and tail is None and _tops_a_rating(self.scan, start):
+            self._put_aside(start, end, "rating_scale")
+            return
         noun = counts.counted_noun(self.scan, end)
         if scale == 1 and tail is None and _is_year_like(written):
             before = (previous_words(self.scan, start, count=1) or [""])[0]
@@ -1111,6 +1116,27 @@ def _on_line(cue: re.Pattern[str], scan: str, start: int) -> bool:
     high = scan.find("\n", start)
     high = start + _CUE_REACH if high < 0 else min(high, start + _CUE_REACH)
     return cue.search(scan, low, high) is not None
+
+
+_RATING_SCALES = frozenset(RATING_SCALES)
+_RATING_WORDS = frozenset(RATING_WORDS)
+# The rating before "out of" or "/", perhaps with its unit: "4.6 out of ", "4 stars out of ".
+_RATED = re.compile(
+    r"\d++(?P<decimals>\.\d++)?(?P<unit>[ \t]++(?:stars?|points?))?"
+    r"[ \t]*+(?:out[ \t]++of|/)[ \t]*+$"
+)
+
+
+def _tops_a_rating(scan: str, start: int) -> bool:
+    """Whether the number at ``start`` is the top of the scale a rating is given on: "rated
+    4.6 out of 5", "Rating: 4/5", but not "4 out of 5 dentists" (a share, said of nobody's
+    rating)."""
+    rated = _RATED.search(scan, max(0, start - 24), start)
+    if rated is None:
+        return False
+    if rated["decimals"] is not None or rated["unit"] is not None:
+        return True
+    return not _RATING_WORDS.isdisjoint(previous_words(scan, rated.start(), count=3))
 
 
 _AGE_WORDS = frozenset(AGE_WORDS)

@@ -222,6 +222,14 @@ DURATION_MODIFIERS: tuple[str, ...] = (
 # ("24-7" is left out: it is as often a score.)
 NUMBER_IDIOMS: tuple[str, ...] = ("24/7", "24 / 7", "24x7", "24×7", "24/7/365")
 
+# The top of a rating scale is no claim: the 5 in "rated 4.6 out of 5" or "4.6/5". Set aside
+# when the rating has decimals or follows one of RATING_WORDS.
+RATING_SCALES: tuple[str, ...] = ("5", "10", "100")
+RATING_WORDS: tuple[str, ...] = (
+    "rated", "rating", "ratings", "rate", "scored", "score", "scores", "star", "stars",
+    "grade", "graded", "review", "reviews",
+)
+
 # A plain number after these words is an age in years: "aged 25", "(age 34)", "at the age
 # of 84", "the age was set at 25". Only function words and AGE_LINK_WORDS may stand between.
 AGE_WORDS: tuple[str, ...] = ("age", "aged", "ages")

@@ -330,6 +330,17 @@ def test_idioms_are_set_aside_but_scores_and_dates_are_not() -> None:
     assert "year=2019" in [m.fact.label() for m in result.mentions]
 
 
+def test_the_top_of_a_rating_scale_is_set_aside_but_not_a_share() -> None:
+    text = "Rated 4.6 out of 5, a score of 8/10, 4 stars out of 5; 4 out of 5 dentists agree."
+    result = extract(text, scope=Scope.ALL)
+    assert [(s.text, s.reason) for s in result.set_aside] == [
+        ("5", "rating_scale"),
+        ("10", "rating_scale"),
+        ("5", "rating_scale"),
+    ]
+    assert "count[dentist]=5" in [m.fact.label() for m in result.mentions]
+
+
 def test_dates_are_not_bare_numbers() -> None:
     text = "By 2026-09-30, September 30, 2026 or 30 Sep 2026, not Q3 2026."
     found = labels(text, scope=Scope.ALL)
