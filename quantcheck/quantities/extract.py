@@ -78,8 +78,10 @@ _SCORE_AFTER = frozenset(SCORE_AFTER)
 _NEXT_WORD = re.compile(r"\s*+([A-Za-z]+)")
 _RANGE_DASH = re.compile(r"\s*[-–—]\s*")
 # "per hour", "an hour", "/h" after a unit: the quantity is a rate. The time word must
-# name a unit of the table ("hour", "h", "day").
+# name a unit of the table ("hour", "h", "day"). What the amount is of may stand between:
+# "2,300 mg of sodium per day", "2 litres of water a day".
 _PER_TIME = re.compile(
+    r"(?:\s++(?i:of)\s++[A-Za-z][A-Za-z\-]*+)?"
     r"\s*(?:(?i:per|an?|each)\s+|/)(?i:(second|sec|s|minute|min|hour|hr|h|day|week|month|year))"
     r"(?![\w/])"
 )
