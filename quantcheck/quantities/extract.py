@@ -147,6 +147,8 @@ class _Reader:
         self.covered: list[tuple[int, int]] = []
         # The unreadable number not reported yet: a run of them becomes one fact.
         self.unreadable: tuple[int, int, str] | None = None
+        # Where the scan resumes when a reader took less than its candidate's match.
+        self.resume: int | None = None
 
     def read(self) -> Extraction:
         position = 0
@@ -179,7 +181,8 @@ class _Reader:
             self._unreadable(match.start(), match.end(), exc.flag)
             return match.end()
         if accepted:
-            return match.end()
+            resume, self.resume = self.resume, None
+            return match.end() if resume is None else resume
         # A candidate that is something else: an identifier that is not one ("10m", "In
         # 2019") is read again at the same offset without identifiers; anything else is
         # stepped past by one character.
@@ -483,6 +486,12 @@ class _Reader:
         if scale1 == 1 and scale2 != 1 and first.value <= second.value:
             scale1 = scale2  # "between 5 and 10 million dollars": both ends in millions
         if unit2 is None:
+            if self._year_then_value(m, scale1, second):
+                # "from 200 in 2019 to 350 in 2021", "5.23 million in 2021 to 5.89 million":
+                # a year ends one phrase and the next value is read afresh.
+                self._period(m, dates.year(m["q_num1"]), end=m.end("q_num1"))
+                self.resume = m.start("q_num2")
+                return True
             self._unitless_range(m, first, scale1, second, scale2)
             return True
         if unit1 is None and _is_year_before(m["q_num1"], scale1, second.value * scale2):
@@ -501,6 +510,18 @@ class _Reader:
             return True
         self._range(start, m.end(), (first, scale1, unit1), (second, scale2, unit2))
         return True
+
+    def _year_then_value(self, m: re.Match[str], scale1: Decimal, second: Number) -> bool:
+        """Whether the first number of a candidate range is a year after a year word and
+        written above the second: a range runs low to high, so "in 2019 to 350" is not one.
+        "2019-20" is a season, the second year written with its last two digits."""
+        one, two = m["q_num1"], m["q_num2"]
+        if m["q_unit1"] is not None or _year_continued(one, two) is not None:
+            return False
+        if not _is_year_before(one, scale1, second.value):
+            return False
+        before = previous_words(self.scan, m.start("q_num1"), count=1)
+        return bool(before) and before[0] in _YEAR_WORDS
 
     def _scale_lookalike(self, m: re.Match[str]) -> Decimal | None:
         """ "10m users": a glued unit symbol that is a scale because a counted noun follows."""
