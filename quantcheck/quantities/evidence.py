@@ -385,6 +385,9 @@ def _unit_in_key(key: str) -> units.Unit | None:
         return units.lookup("%")  # "max_match_pct_of_pay": a share of something
     if len(words) >= 3 and words[-2].casefold() == "per":
         words = words[:-2]
+    scaled = _scaled_currency([word.casefold() for word in words[-2:]])
+    if scaled is not None:
+        return scaled
     # "glucose_mmol_l" is mmol/l: a name, then a unit pair. "carbs_g" and "mtow_kg" are a
     # name and a unit: grams of carbs, not a unit "carbs/g".
     if len(words) >= 3 and words[-1].casefold() in KEY_DENOMINATORS:
@@ -406,6 +409,23 @@ def _unit_in_key(key: str) -> units.Unit | None:
         # which such a key names as plainly as "weight_g" does grams.
         unit = _unit_named(last, as_written=True)
     return unit
+
+
+def _scaled_currency(words: list[str]) -> units.Unit | None:
+    """A currency code with a scale letter glued to it or beside it at the end of a key:
+    "revenue_musd", "sales_usd_m", "capex_eur_bn" hold amounts in millions or billions."""
+    tokens = [words[-1]] if words else []
+    if len(words) == 2:
+        tokens += [words[0] + words[1], words[1] + words[0]]
+    for token in tokens:
+        for letters, scale in units.CURRENCY_SCALES.items():
+            for code in (token.removeprefix(letters), token.removesuffix(letters)):
+                if len(code) != 3 or code == token:
+                    continue
+                unit = units.lookup(code.upper())
+                if unit is not None and unit.category.startswith("money_"):
+                    return replace(unit, numerator=unit.numerator * scale)
+    return None
 
 
 _SHARE_WORDS = frozenset({"pct", "percent", "percentage"})
