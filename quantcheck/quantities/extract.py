@@ -59,6 +59,7 @@ from quantcheck.quantities.phrases import (
     MULTIPLE_WORDS,
     NUMBER_IDIOMS,
     PLURAL_QUANTIFIERS,
+    RATE_ADVERBS,
     RATING_SCALES,
     RATING_WORDS,
     SCORE_AFTER,
@@ -712,6 +713,10 @@ class _Reader:
             # "1.06 mm per hour" is a rate, not the amount "1.06 mm" (of three hours, say).
             category = f"{category}/{units.lookup(per.group(1)).name}"  # type: ignore[union-attr]
             end = per.end()
+        elif _is_amount_of_matter(category) and (every := _RATE_ADVERB.match(self.scan, end)):
+            # "3 g daily": the same rate as "3 g a day", said by an adverb.
+            category = f"{category}/{RATE_ADVERBS[every.group(1).casefold()]}"
+            end = every.end()
         fact = Fact(category, relation, base)
         self._add(fact, context, end, exact=exact, literal=literal)
 
@@ -993,6 +998,12 @@ def _plural_quantifier(written: str, value: Decimal, unit: units.Unit, relation:
         return False  # "at least 2 users" is written as a number: it is one
     words = _QUANTIFIERS.get(relation, {})
     return words.get(value) is not None and words[value] in written.casefold().split()
+
+
+# An adverb of frequency right after an amount ("3 g daily"). Before the amount ("a daily
+# dose of 3 g") it may describe the thing rather than the amount, and an answer leaving it
+# out ("a dose of 3 g") would be flagged, so it is not read there.
+_RATE_ADVERB = re.compile(rf"\s++(?i:({patterns.alternation(RATE_ADVERBS)}))(?![\w-])")
 
 
 def _is_amount_of_matter(category: str) -> bool:

@@ -311,6 +311,13 @@ SHARE_WORDS: tuple[str, ...] = (
     "accounts for", "account for", "accounted for", "represents", "represent",
     "represented", "comprise", "comprises", "comprised",
 )
+# Adverbs of frequency that, right after an amount of matter, make it a rate per that unit
+# of time (the unit's table name): "3 g daily" is "3 g a day".
+RATE_ADVERBS: dict[str, str] = {
+    "hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month",
+    "yearly": "year", "annually": "year",
+}  # fmt: skip
+
 # Words that make a claimed value a rate, an amount per one of something: "each bar costs
 # about 92 cents", "about $189 a month".
 RATE_WORDS: tuple[str, ...] = (
