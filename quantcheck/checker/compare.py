@@ -586,8 +586,11 @@ def _may_count(claim: Mention, mention: Mention, binding: Binding | None, wordin
     ):
         return True
     assert isinstance(fact.value, Decimal)
-    # A value with a fraction ("4.5 stars", "2.5 children") is as specific as a large one.
-    if not 1 < abs(fact.value) < _SPECIFIC_COUNT or fact.value % 1:
+    if not 1 < abs(fact.value) < _SPECIFIC_COUNT:
+        return True
+    if fact.value % 1 and mention.fact.category == NUMBER:
+        # A value with a fraction ("4.5 stars" for a rating "4.5/5") is as specific as a
+        # large one; a count of another noun ("2.5 bathrooms") still counts something else.
         return True
     return not text_words(wording).isdisjoint(binding.found)
 
@@ -606,21 +609,16 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         # estimate ("expects $45 million to $50 million"), nor inside a range of plain
         # numbers (ages, years, a phone number's digits), and a narrower range is never
         # the range stated.
-        if (
-            fact.relation is Relation.EQ
-            and fact.category == other.category
-            and fact.category != NUMBER
-            and not evidence.estimate
-            and _inside(fact.value, other)
-        ):
+        if fact.category != other.category or fact.category == NUMBER or evidence.estimate:
+            return None
+        if fact.relation is Relation.EQ and _inside(fact.value, other):
             return MatchKind.WITHIN_RANGE
         # An inclusive bound at one end of a range ("measures up to 120 °C" against "-20 to
-        # 120 °C", "from at least 2 GB" against "2-8 GB"): the claim names the end it bounds.
-        if fact.category == other.category and fact.category != NUMBER:
-            if fact.relation is Relation.LE and fact.value == other.upper:
-                return MatchKind.WITHIN_RANGE
-            if fact.relation is Relation.GE and fact.value == other.value:
-                return MatchKind.WITHIN_RANGE
+        # 120 °C", "at least 2 GB" against "2-8 GB"): the claim names the end it bounds.
+        if (fact.relation is Relation.LE and fact.value == other.upper) or (
+            fact.relation is Relation.GE and fact.value == other.value
+        ):
+            return MatchKind.WITHIN_RANGE
         return None
     if fact.relation is Relation.RANGE:
         return None

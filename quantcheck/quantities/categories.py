@@ -17,6 +17,8 @@ SCORE = "score"
 ORDINAL = "ordinal"
 TIME_OF_DAY = "time_of_day"
 TEMPERATURE = "temperature_c"
+# Degrees of arc ("pitched at 30 degrees"); never converted to or from anything.
+ANGLE = "angle_deg"
 COUNT_PREFIX = "count["
 WRITTEN_UNIT_PREFIX = "unit["
 

@@ -27,6 +27,7 @@ from quantcheck.quantities import (
 from quantcheck.quantities.binding import bind_periods
 from quantcheck.quantities.budget import FactBudget
 from quantcheck.quantities.categories import (
+    ANGLE,
     COUNT_PREFIX,
     IDENTIFIER,
     NUMBER,
@@ -56,6 +57,7 @@ from quantcheck.quantities.phrases import (
     DURATION_MODIFIERS,
     FRACTION_WORDS,
     FUNCTION_WORDS,
+    HEAT_CUE,
     MULTIPLE_WORDS,
     NUMBER_IDIOMS,
     PLURAL_QUANTIFIERS,
@@ -84,7 +86,7 @@ _RANGE_DASH = re.compile(r"\s*[-–—]\s*")
 _PER_TIME = re.compile(
     r"(?:\s++(?i:of)\s++[A-Za-z][A-Za-z\-]*+)?"
     r"\s*(?:(?i:per|an?|each)\s+|/)(?i:(second|sec|s|minute|min|hour|hr|h|day|week|month|year))"
-    r"(?![\w/])"
+    r"(?![\w/])(?!\s++(?i:ago|earlier|later|before|after)\b)"  # "lost 5 kg a year ago"
 )
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
 _SCALE_AHEAD = re.compile(r"\s*(?i:thousand|million|billion|trillion)\b")
@@ -100,7 +102,13 @@ _IDIOM = re.compile(
     rf"(?:{patterns.alternation(NUMBER_IDIOMS)})(?![\w/])"
 )
 # "10 business days": a unit of time after words that only say which days or how they run.
-_TIME_WORDS = [a for u in units.UNITS if u.category in _DURATIONS for a in u.aliases if a.isalpha()]
+_TIME_WORDS = [
+    alias
+    for unit in units.UNITS
+    if unit.category in _DURATIONS
+    for alias in unit.aliases
+    if alias.isalpha()
+]
 _MODIFIED_DURATION = re.compile(
     rf"(?:[ \t]++(?i:{patterns.alternation(DURATION_MODIFIERS)}))++"
     rf"[ \t]++(?i:({patterns.alternation(_TIME_WORDS)}))(?![\w/])"
@@ -487,7 +495,7 @@ class _Reader:
         if scale1 == 1 and scale2 != 1 and first.value <= second.value:
             scale1 = scale2  # "between 5 and 10 million dollars": both ends in millions
         if unit2 is None:
-            if self._year_then_value(m, scale1, second):
+            if self._year_then_value(m, scale1):
                 # "from 200 in 2019 to 350 in 2021", "5.23 million in 2021 to 5.89 million":
                 # a year ends one phrase and the next value is read afresh.
                 self._period(m, dates.year(m["q_num1"]), end=m.end("q_num1"))
@@ -512,15 +520,18 @@ class _Reader:
         self._range(start, m.end(), (first, scale1, unit1), (second, scale2, unit2))
         return True
 
-    def _year_then_value(self, m: re.Match[str], scale1: Decimal, second: Number) -> bool:
+    def _year_then_value(self, m: re.Match[str], scale1: Decimal) -> bool:
         """Whether the first number of a candidate range is a year after a year word and
-        written above the second: a range runs low to high, so "in 2019 to 350" is not one.
-        "2019-20" is a season, the second year written with its last two digits."""
+        the second is no year: "from 200 in 2019 to 350 in 2021", "from 1,500 in 2019 to
+        3,000 in 2021" state two values, not a range from a year to a count."""
         one, two = m["q_num1"], m["q_num2"]
-        if m["q_unit1"] is not None or _year_continued(one, two) is not None:
+        if m["q_unit1"] is not None or scale1 != 1 or not _is_year_like(one):
             return False
-        if not _is_year_before(one, scale1, second.value):
-            return False
+        if not 1800 <= int(one) <= 2100 or (_is_year_like(two) and 1800 <= int(two) <= 2100):
+            return False  # "in 2019 to 2021" is a span of years
+        dashed = _RANGE_DASH.fullmatch(self.scan, m.end("q_num1"), m.start("q_num2"))
+        if dashed and _year_continued(one, two) is not None:
+            return False  # "2019-20", a season
         before = previous_words(self.scan, m.start("q_num1"), count=1)
         return bool(before) and before[0] in _YEAR_WORDS
 
@@ -541,10 +552,15 @@ class _Reader:
         if self._list_marker(m):
             return
         written = m["q_num1"]
-        if written in _RATING_SCALES and tail is None and _tops_a_rating(self.scan, start):
+        noun = counts.counted_noun(self.scan, end)
+        if (
+            written in _RATING_SCALES
+            and tail is None
+            and (noun is None or noun.lemma in _RATING_UNITS)
+            and _tops_a_rating(self.scan, start)
+        ):
             self._put_aside(start, end, "rating_scale")
             return
-        noun = counts.counted_noun(self.scan, end)
         if scale == 1 and tail is None and _is_year_like(written):
             before = (previous_words(self.scan, start, count=1) or [""])[0]
             counted = noun is not None and noun.plural and not noun.yearly
@@ -572,6 +588,13 @@ class _Reader:
         if duration is not None:
             unit = _unit(duration.group(1))
             self._single(start, duration.end(), number, scale, unit, tail=tail)
+            return
+        if noun is not None and noun.lemma == "degree" and not _on_line(_HEAT, self.scan, start):
+            # "pitched at 30 degrees": degrees of arc where the line speaks of no heat; on
+            # a line that does, a count of degrees, which names no scale (see the
+            # difference scale_unstated).
+            unit = units.Unit(name="degree", category=ANGLE)
+            self._single(start, noun.end, number, scale, unit, tail=tail)
             return
         if noun is not None and (noun.plural or number.value == 1):
             unit = units.Unit(name=noun.lemma, category=count_category(noun.lemma))
@@ -1003,7 +1026,11 @@ def _plural_quantifier(written: str, value: Decimal, unit: units.Unit, relation:
 # An adverb of frequency right after an amount ("3 g daily"). Before the amount ("a daily
 # dose of 3 g") it may describe the thing rather than the amount, and an answer leaving it
 # out ("a dose of 3 g") would be flagged, so it is not read there.
-_RATE_ADVERB = re.compile(rf"\s++(?i:({patterns.alternation(RATE_ADVERBS)}))(?![\w-])")
+# An adverb, not an adjective: no noun follows it ("a 5 GB monthly plan").
+_RATE_ADVERB = re.compile(
+    rf"\s++(?i:({patterns.alternation(RATE_ADVERBS)}))(?![\w-])"
+    rf"(?!\s++(?!(?i:{patterns.alternation(FUNCTION_WORDS)})\b)[A-Za-z])"
+)
 
 
 def _is_amount_of_matter(category: str) -> bool:
@@ -1138,6 +1165,7 @@ def _unit_of(m: re.Match[str], name: str) -> units.Unit | None:
 
 
 _CONTEXT_CUES = {alias: re.compile(cue, re.IGNORECASE) for alias, cue in CONTEXT_UNITS.items()}
+_HEAT = re.compile(HEAT_CUE, re.IGNORECASE)
 # How far around a number its line is searched for what a unit word measures.
 _CUE_REACH = 120
 
@@ -1154,6 +1182,8 @@ def _on_line(cue: re.Pattern[str], scan: str, start: int) -> bool:
 
 _RATING_SCALES = frozenset(RATING_SCALES)
 _RATING_WORDS = frozenset(RATING_WORDS)
+# What a rating scale may be of: "4 out of 5 stars" rates; "8 out of 10 free throws" counts.
+_RATING_UNITS = frozenset({"star", "point"})
 # The rating before "out of" or "/", perhaps with its unit: "4.6 out of ", "4 stars out of ".
 _RATED = re.compile(
     r"\d++(?P<decimals>\.\d++)?(?P<unit>[ \t]++(?:stars?|points?))?"

@@ -220,15 +220,14 @@ DURATION_MODIFIERS: tuple[str, ...] = (
 
 # Numbers in fixed phrases that state no quantity: "open 24/7" means always, not 24 and 7.
 # ("24-7" is left out: it is as often a score.)
-NUMBER_IDIOMS: tuple[str, ...] = ("24/7", "24 / 7", "24x7", "24×7", "24/7/365")
+# "24x7" is left out too: it is as often a size ("a 24x7 inch board").
+NUMBER_IDIOMS: tuple[str, ...] = ("24/7", "24 / 7", "24/7/365")
 
 # The top of a rating scale is no claim: the 5 in "rated 4.6 out of 5" or "4.6/5". Set aside
 # when the rating has decimals or follows one of RATING_WORDS.
 RATING_SCALES: tuple[str, ...] = ("5", "10", "100")
-RATING_WORDS: tuple[str, ...] = (
-    "rated", "rating", "ratings", "rate", "scored", "score", "scores", "star", "stars",
-    "grade", "graded", "review", "reviews",
-)
+# ("score" and "scored" are left out: "scored 8 out of 10 free throws" counts shots.)
+RATING_WORDS: tuple[str, ...] = ("rated", "rating", "ratings", "stars", "reviews")
 
 # A plain number after these words is an age in years: "aged 25", "(age 34)", "at the age
 # of 84", "the age was set at 25". Only function words and AGE_LINK_WORDS may stand between.
@@ -291,10 +290,13 @@ TOTAL_WORDS: tuple[str, ...] = (
 # on a line that speaks of what they measure: "26 C" is degrees on a line about heat, a
 # grade elsewhere; "70 pounds" is a weight beside "kg" or "weighs", money elsewhere. The
 # pattern each alias needs on its line.
-_TEMPERATURE_CUE = (
-    r"temp|degree|°|\bheat|\bcool|\bchill|\bwarm|\bthaw|\bfreez|\bboil|\bbak(?:e|ing)"
+# Words of heat and cold: also what makes a bare "30 degrees" a temperature, not an angle.
+HEAT_CUE = (
+    r"temp|\bheat|\bhot\b|\bcold|\bcool|\bchill|\bwarm|\bthaw|\bfreez|\bboil|\bbak(?:e|ing)"
     r"|\boven|ferment|incubat|\bsoak|\bcur(?:e|ing)\b|setpoint|\bhold|\bheld|\breflow|\b[CF]\)"
+    r"|weather|forecast|celsius|fahrenheit"
 )
+_TEMPERATURE_CUE = rf"degree|°|{HEAT_CUE}"
 _WEIGHT_CUE = (
     r"\bweigh|\bheav|\blight(?:er|est)?\b|\bkg\b|kilogram|\blbs?\b|\bmass\b|payload"
     r"|baggage|luggage|\bbags?\b|\bload\b|\bcarry|\blift"
@@ -384,6 +386,7 @@ UNIT_FIELD_KEYS: frozenset[str] = frozenset({"unit", "units", "uom", "unit_of_me
 KEY_UNIT_ALIASES: dict[str, str] = {
     "in": "inch", "pct": "%", "c": "°C", "f": "°F", "ms": "ms", "s": "s", "w": "W",
     "kw": "kW", "v": "V", "kv": "kV", "mv": "mV", "ma": "mA", "wh": "Wh", "kwh": "kWh",
+    "age": "years",  # "age": 25 is an age in years, as "aged 25" is
 }  # fmt: skip
 # Last words of keys that divide the word before them: "glucose_mmol_l" is in mmol/L,
 # "egfr_ml_min" in mL/min, "speed_km_h" in km/h.

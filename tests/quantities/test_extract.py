@@ -319,26 +319,33 @@ def test_references_to_sources_are_set_aside() -> None:
 
 
 def test_idioms_are_set_aside_but_scores_and_dates_are_not() -> None:
-    text = "Open 24/7 with 24x7 support. They won 24-7 on 24/7/2019."
+    text = "Open 24/7 and 24 / 7. They won 24-7 on 24/7/2019 with a 24x7 inch board."
     result = extract(text, scope=Scope.ALL)
     assert [(s.text, s.reason) for s in result.set_aside] == [
         ("24/7", "idiom"),
-        ("24x7", "idiom"),
+        ("24 / 7", "idiom"),
     ]
     assert "idiom" in result.flags
-    assert "score=24-7" in [m.fact.label() for m in result.mentions]
-    assert "year=2019" in [m.fact.label() for m in result.mentions]
+    labels = [m.fact.label() for m in result.mentions]
+    assert "score=24-7" in labels
+    assert "year=2019" in labels
+    assert "identifier=24X7" in labels
 
 
 def test_the_top_of_a_rating_scale_is_set_aside_but_not_a_share() -> None:
-    text = "Rated 4.6 out of 5, a score of 8/10, 4 stars out of 5; 4 out of 5 dentists agree."
+    text = (
+        "Rated 4.6 out of 5, a rating of 8/10, 4 stars out of 5; 4 out of 5 dentists agree,"
+        " he scored 8 out of 10 free throws."
+    )
     result = extract(text, scope=Scope.ALL)
     assert [(s.text, s.reason) for s in result.set_aside] == [
         ("5", "rating_scale"),
         ("10", "rating_scale"),
         ("5", "rating_scale"),
     ]
-    assert "count[dentist]=5" in [m.fact.label() for m in result.mentions]
+    labels = [m.fact.label() for m in result.mentions]
+    assert "count[dentist]=5" in labels
+    assert "count[throw]=10" in labels
 
 
 def test_dates_are_not_bare_numbers() -> None:
