@@ -1023,10 +1023,10 @@ def _plural_quantifier(written: str, value: Decimal, unit: units.Unit, relation:
     return words.get(value) is not None and words[value] in written.casefold().split()
 
 
-# An adverb of frequency right after an amount ("3 g daily"). Before the amount ("a daily
-# dose of 3 g") it may describe the thing rather than the amount, and an answer leaving it
-# out ("a dose of 3 g") would be flagged, so it is not read there.
-# An adverb, not an adjective: no noun follows it ("a 5 GB monthly plan").
+# An adverb of frequency right after an amount ("3 g daily"), with no noun after it ("a 5 GB
+# monthly plan" is no rate). Before the amount ("a daily dose of 3 g") it may describe the
+# thing rather than the amount, and an answer leaving it out would be flagged, so it is
+# not read there.
 _RATE_ADVERB = re.compile(
     rf"\s++(?i:({patterns.alternation(RATE_ADVERBS)}))(?![\w-])"
     rf"(?!\s++(?!(?i:{patterns.alternation(FUNCTION_WORDS)})\b)[A-Za-z])"

@@ -219,12 +219,12 @@ DURATION_MODIFIERS: tuple[str, ...] = (
 )
 
 # Numbers in fixed phrases that state no quantity: "open 24/7" means always, not 24 and 7.
-# ("24-7" is left out: it is as often a score.)
-# "24x7" is left out too: it is as often a size ("a 24x7 inch board").
+# "24-7" and "24x7" are left out: they are as often a score or a size ("a 24x7 inch board").
 NUMBER_IDIOMS: tuple[str, ...] = ("24/7", "24 / 7", "24/7/365")
 
 # The top of a rating scale is no claim: the 5 in "rated 4.6 out of 5" or "4.6/5". Set aside
-# when the rating has decimals or follows one of RATING_WORDS.
+# when the rating has decimals or a unit (stars, points) or follows one of RATING_WORDS,
+# and nothing but stars or points follows the scale.
 RATING_SCALES: tuple[str, ...] = ("5", "10", "100")
 # ("score" and "scored" are left out: "scored 8 out of 10 free throws" counts shots.)
 RATING_WORDS: tuple[str, ...] = ("rated", "rating", "ratings", "stars", "reviews")
