@@ -15,6 +15,7 @@ from functools import cache
 
 from quantcheck.quantities import phrases, units
 from quantcheck.quantities.facts import Relation
+from quantcheck.quantities.regex_cache import compile_cached
 
 _Trie = dict[str, "_Trie"]
 
@@ -397,8 +398,9 @@ _DIGITLESS_START = (
 )
 
 
-def _scan(body: str) -> re.Pattern[str]:
-    """A scan for the alternatives of ``body``, entered only where a candidate may start."""
+def _scan(body: str, *, name: str) -> re.Pattern[str]:
+    """A scan for the alternatives of ``body``, entered only where a candidate may start;
+    compiled through the cache of :mod:`~quantcheck.quantities.regex_cache` as ``name``."""
     # Nothing starts right after a letter or digit. Tested once per offset, before any
     # alternative is entered, this makes the inside of every word and digit run cost one
     # step; it also keeps "A$5" (Australian dollars) from being read as US dollars.
@@ -407,10 +409,11 @@ def _scan(body: str) -> re.Pattern[str]:
     # a decimal or a group is read with its head or not at all.
     # Every candidate has a digit close ahead or starts with one of a few words ("seven",
     # "half", "noon", "second quarter"): one cheap test spares most words the alternation.
-    return re.compile(
+    return compile_cached(
         rf"(?P<a_marker>{CITATION_MARKER})|(?:(?<!\w)|(?<=\d[x×]))"
         rf"(?!(?<=\w[-.,\u2212]){_NOT_AFTER_BOUND_WORD}\d)"
-        rf"(?=[^\n]{{0,16}}?\d|{_DIGITLESS_START}\b)(?:{body})"
+        rf"(?=[^\n]{{0,16}}?\d|{_DIGITLESS_START}\b)(?:{body})",
+        name=name,
     )
 
 
@@ -455,7 +458,7 @@ def _master() -> re.Pattern[str]:
         # Last: the re-read of a refused identifier relies on nothing following it.
         ("a_quantity", _QUANTITY),
     ]
-    return _scan("|".join(f"(?P<{name}>{pattern})" for name, pattern in alternatives))
+    return _scan("|".join(f"(?P<{name}>{pattern})" for name, pattern in alternatives), name="scan")
 
 
 _QUANTITY = _quantity(bare=True)
@@ -467,10 +470,10 @@ def quantities_only() -> re.Pattern[str]:
     """The scan with the quantity alternative alone, for the re-read of an identifier that
     turns out to be something else ("10m", "In 2019"). MASTER tries its alternatives in
     order and the identifiers come after every other one but the quantity, so at an offset
-    where one matched, only the quantity (or nothing) can match without them. Compiled on
-    first use, at half the cost of the whole scan, as compiling is most of a short
-    command's start-up."""
-    return _scan(f"(?P<a_quantity>{_QUANTITY})")
+    where one matched, only the quantity (or nothing) can match without them. Built on first
+    use: a process whose cache holds no compiled copy pays half the whole scan's compile
+    time for it."""
+    return _scan(f"(?P<a_quantity>{_QUANTITY})", name="quantities")
 
 
 def _phrase_key(phrase: str) -> str:
