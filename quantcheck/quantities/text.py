@@ -26,6 +26,14 @@ from quantcheck.quantities.budget import CLUSTER_BYTES, NORMALIZED_CHAR_BYTES, F
 _RUN = 4096
 # Offsets are held as unsigned 32-bit integers: documents are far shorter than 4 GiB.
 _OFFSET = "I"
+# Vulgar fractions with an exact decimal, written as that decimal: NFKC turns "2½" into
+# "21⁄2", which reads as twenty-one. After a digit the fraction continues the number
+# ("2½" is "2.5"); alone it is a number of its own ("½ cup" is "0.5 cup"). Thirds, sixths
+# and other fractions without an exact decimal are left to NFKC.
+VULGAR_FRACTIONS: dict[str, str] = {
+    "½": ".5", "¼": ".25", "¾": ".75", "⅛": ".125", "⅜": ".375", "⅝": ".625", "⅞": ".875",
+    "⅕": ".2", "⅖": ".4", "⅗": ".6", "⅘": ".8", "⅒": ".1",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +130,7 @@ def _normalized(
         cluster_end = index + 1
         while cluster_end < stop and unicodedata.combining(text[cluster_end]):
             cluster_end += 1
-        piece = unicodedata.normalize("NFKC", text[index:cluster_end])
+        piece = _cluster(text, index, cluster_end)
         if len(piece) != 1 or cluster_end - index != 1:
             starts.append(written)
             ends.append(written + len(piece))
@@ -132,3 +140,12 @@ def _normalized(
         written += len(piece)
         index = cluster_end
     return "".join(pieces)
+
+
+def _cluster(text: str, index: int, end: int) -> str:
+    """The normalized form of the cluster ``text[index:end]``."""
+    cluster = text[index:end]
+    decimal = VULGAR_FRACTIONS.get(cluster)
+    if decimal is None:
+        return unicodedata.normalize("NFKC", cluster)
+    return decimal if index and text[index - 1].isdecimal() else "0" + decimal

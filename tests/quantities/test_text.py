@@ -8,12 +8,12 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quantcheck.quantities.text import normalize
+from quantcheck.quantities.text import VULGAR_FRACTIONS, normalize
 
 # Characters whose NFKC form is longer, shorter, composed or unchanged, marks alone, and
 # Hangul jamo (which compose across clusters in whole-text NFKC, not cluster by cluster).
 PIECES = ["a", "1", " ", "é", "e\u0301", "\u0301", "ﬁ", "℃", "１", "\u00a0", "ß", "ᄀ", "ᅡ"]
-PIECES += ["x\u0323\u0307", "Å", "ǅ", "\u2126", "½"]
+PIECES += ["x\u0323\u0307", "Å", "ǅ", "\u2126", "½", "¾", "⅓"]
 
 
 def offsets(text: str) -> tuple[str, list[int], list[int]]:
@@ -28,6 +28,10 @@ def offsets(text: str) -> tuple[str, list[int], list[int]]:
         while end < len(text) and unicodedata.combining(text[end]):
             end += 1
         piece = unicodedata.normalize("NFKC", text[index:end])
+        if text[index:end] in VULGAR_FRACTIONS:
+            # "2½" is 2.5 and "½" alone 0.5, where NFKC would write "21⁄2" and "1⁄2".
+            after_digit = index > 0 and text[index - 1].isdecimal()
+            piece = ("" if after_digit else "0") + VULGAR_FRACTIONS[text[index:end]]
         pieces.append(piece)
         starts += [index] * len(piece)
         ends += [end] * len(piece)
