@@ -703,9 +703,16 @@ def _rounded_bound(claim: Mention, other: Fact) -> bool:
 def _clock_candidates(fact: Fact, times: Sequence[Mention]) -> Iterator[tuple[Mention, MatchKind]]:
     """Evidence times of day that hold a claimed one: a span that holds it; the same
     minute with seconds ("7:07 p.m." for "19:07:12"); for a claimed span, each end
-    written on its own ("from 2:00 to 3:15 p.m." where a row has start 14:00, end 15:15)."""
+    written on its own ("from 2:00 to 3:15 p.m." where a row has start 14:00, end 15:15).
+    A time inside a span is held by it only where the evidence gives no time on its own:
+    "the first bus is at 8:30" is no reading of "buses run between 07:00 and 19:00. On
+    Sundays the first departure is at 07:30", where the span is the service's and the
+    single time the event's."""
+    singles = [m for m in times if m.fact.relation is Relation.EQ]
     for mention in times:
-        if _clock_inside(fact, mention.fact):
+        if _clock_inside(fact, mention.fact) and (
+            not singles or str(fact.value) in (mention.fact.value, mention.fact.upper)
+        ):
             yield mention, MatchKind.WITHIN_RANGE
     if fact.relation is Relation.EQ:
         for mention in times:
@@ -714,7 +721,6 @@ def _clock_candidates(fact: Fact, times: Sequence[Mention]) -> Iterator[tuple[Me
             ):
                 yield mention, MatchKind.APPROXIMATE
     elif fact.relation is Relation.RANGE and fact.upper is not None:
-        singles = [m for m in times if m.fact.relation is Relation.EQ]
         ends = [
             next((m for m in singles if _same_minute(end, m.fact.value)), None)
             for end in (fact.value, fact.upper)

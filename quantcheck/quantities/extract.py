@@ -346,6 +346,8 @@ class _Reader:
         category = units.CURRENCY_PREFIXES[m["m1_cur"]]
         unit = units.Unit(name=category, category=category)
         first = parse_number(m["m1_num"])
+        if m["m1_sign"] is not None:
+            first = Number(-first.value, first.exponent)
         scale1 = _currency_scale(m["m1_scale"])
         second_text = m["m2_num"] or m["m2_bare"]
         if second_text is None:

@@ -15,6 +15,7 @@ from quantcheck.quantities import units
 from quantcheck.quantities.budget import CODE_BYTES, FactBudget
 from quantcheck.quantities.facts import Span
 from quantcheck.quantities.lemmas import lemmas
+from quantcheck.quantities.numbers import EXPONENT
 from quantcheck.quantities.phrases import (
     IDENTIFIER_ALIASES,
     MONTHS,
@@ -36,6 +37,8 @@ _SEPARATORS = re.compile(r"[\s\-_]+")
 # A word glued after a number by a hyphen that bounds it: "800-plus islands".
 _TRAILING_WORDS = frozenset({"plus"})
 _DIGITS_THEN_LETTERS = re.compile(r"(\d+)([A-Za-z]+)")
+# "1e-3" is a number, read with its exponent by the quantity scan.
+SCIENTIFIC = re.compile(rf"\d+{EXPONENT}")
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)", re.IGNORECASE)
 _ORDINAL_BEFORE_NOUN = re.compile(r"(\d+)(?:st|nd|rd|th)-[A-Za-z]+", re.IGNORECASE)
 _NOT_NAMES = (
@@ -113,9 +116,12 @@ def ordinal_of(code: str) -> int | None:
 
 def measures_something(code: str) -> bool:
     """Whether a token mixing digits and letters is a number rather than an identifier: a
-    number glued to its unit ("10m", "5GB"), a number, a hyphen and a unit ("60-second"),
+    number in scientific notation ("1e-3"), a number glued to its unit ("10m", "5GB"), a
+    number, a hyphen and a unit ("60-second"),
     a scale ("50k"), an ordinal ("21st"), a plural ("90s"), or a number after a
     describing word ("top-8")."""
+    if SCIENTIFIC.fullmatch(code):
+        return True
     first, _, rest = code.partition("-")
     if first.isdigit() and rest.replace("-", "").isalpha():
         return (

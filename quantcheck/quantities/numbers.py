@@ -10,6 +10,10 @@ from quantcheck.quantities.facts import MAX_DIGITS
 from quantcheck.quantities.phrases import MULTIPLIER_WORDS, SMALL_NUMBER_WORDS, TENS_WORDS
 
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+# A power of ten after digits, as papers write small and large values: "1e-3", "2.5E6".
+EXPONENT = r"[eE][-+\u2212]?\d{1,3}"
+_MANTISSA_END = re.compile("[eE]")
+_MINUS = "minus"
 _WORD_SPLIT = re.compile(r"[\s-]+")
 
 
@@ -30,7 +34,8 @@ class UnreadableNumber(ValueError):
 
 
 def parse_number(text: str) -> Number:
-    """Parse digits ("1,500", "-18", "2.50") or number words ("one hundred twenty").
+    """Parse digits ("1,500", "-18", "minus 18", "2.50", "1e-3") or number words ("one
+    hundred twenty").
 
     Raises :class:`UnreadableNumber` for a comma that does not group thousands ("1,5"
     could be 1.5 or a list), for ill-formed word sequences, and for more significant
@@ -39,6 +44,9 @@ def parse_number(text: str) -> Number:
     first = text[0]
     if first.isdigit() or first in "-\u2212":
         return _parse_digits(text)
+    words = text.split(maxsplit=1)
+    if len(words) == 2 and words[0].casefold() == _MINUS and words[1][0].isdigit():
+        return _parse_digits("-" + words[1])
     return _parse_words(text)
 
 
@@ -49,10 +57,10 @@ def _parse_digits(text: str) -> Number:
         if not _THOUSANDS.fullmatch(body):
             raise UnreadableNumber("ambiguous_number")
         body = body.replace(",", "")
-    digits = body.replace(".", "").lstrip("0")
+    digits = _MANTISSA_END.split(body, maxsplit=1)[0].replace(".", "").lstrip("0")
     if len(digits) > MAX_DIGITS:
         raise UnreadableNumber("number_too_long")
-    value = Decimal(body)
+    value = Decimal(body.replace("\u2212", "-"))
     exponent = value.as_tuple().exponent
     assert isinstance(exponent, int)
     return Number(-value if negative else value, exponent)

@@ -15,6 +15,7 @@ from functools import cache
 
 from quantcheck.quantities import phrases, units
 from quantcheck.quantities.facts import Relation
+from quantcheck.quantities.numbers import EXPONENT
 from quantcheck.quantities.regex_cache import compile_cached
 
 _Trie = dict[str, "_Trie"]
@@ -150,7 +151,9 @@ def _number(name: str) -> str:
         if name == "q_num1"
         else WORD_NUMBER
     )
-    return rf"(?P<{name}>(?:{SIGN}(?=\d))?{DIGITS}|{words})"
+    # "minus 5 °C" is -5 °C; "plus or minus 3 points" is a margin, not a negative value.
+    sign = rf"(?:{SIGN}(?=\d)|(?<!or )(?i:minus)\s++(?=\d))?"
+    return rf"(?P<{name}>{sign}{DIGITS}(?:{EXPONENT}(?![\w]|\.\d))?+|{words})"
 
 
 _SCALE_GUARD = _first_chars(units.SCALE_WORDS, fold=True)
@@ -329,8 +332,11 @@ _CURRENCY_SCALE = alternation(list(units.SCALE_WORDS) + list(units.CURRENCY_SCAL
 
 
 def _money_amount(p: str) -> str:
+    # A sign before the symbol ("-$250", "−€1.4 million") is the amount's; the second
+    # amount of a range takes none, as "$10-$20" joins its ends with the same dash.
+    sign = rf"(?P<{p}_sign>{SIGN}(?=\S))?" if p == "m1" else ""
     return (
-        rf"(?P<{p}_cur>{_CURRENCY})\s?(?P<{p}_num>{DIGITS})"
+        rf"{sign}(?P<{p}_cur>{_CURRENCY})\s?(?P<{p}_num>{DIGITS})"
         rf"(?:\s*(?P<{p}_scale>(?i:{_CURRENCY_SCALE}))(?![\w]))?"
     )
 
@@ -445,7 +451,8 @@ def _master() -> re.Pattern[str]:
         ("a_clock", rf"(?=[\dnNmMfFbB]){CLOCK}"),
         (
             "a_money",
-            rf"{_first_chars([*units.CURRENCY_PREFIXES, 'between', 'from'], fold=True)}{MONEY}",
+            rf"{_first_chars([*units.CURRENCY_PREFIXES, 'between', 'from', '-', '−'], fold=True)}"
+            rf"{MONEY}",
         ),
         ("a_half", rf"{_first_chars(phrases.FRACTION_WORDS, fold=True)}{HALF}"),
         ("a_multiple", rf"{_first_chars(phrases.MULTIPLE_WORDS, fold=True)}{MULTIPLE_WORD}"),
