@@ -232,6 +232,11 @@ class _Reader:
         self._add(Fact(TIME_OF_DAY, Relation.EQ, time.text), context, m.end(), problem=time.problem)
         return True
 
+    def _numeric_date(self, m: re.Match[str]) -> bool:
+        day = m["nd_d"] or m["nd_d2"] or m["nd_d3"]
+        month = m["nd_m"] or m["nd_m2"] or m["nd_m3"]
+        return self._period(m, dates.calendar_date(m["nd_y"], month, day))
+
     def _month(self, m: re.Match[str]) -> bool:
         if m["mdy_m"] is None:
             return self._period(m, dates.month_of_year(m["my_m"], m["my_y"]))
@@ -1071,6 +1076,7 @@ _READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
     "a_marker": _Reader._marker,
     "a_source": _Reader._source_reference,
     "a_date": _Reader._date,
+    "a_numeric_date": _Reader._numeric_date,
     "a_month": _Reader._month,
     "a_qletter": _Reader._quarter_letter,
     "a_qwords": _Reader._quarter_words,

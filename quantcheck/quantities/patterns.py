@@ -235,6 +235,14 @@ DATE_ALTERNATIVES = (
     # the year first, as spec sheets write it: "2022, May"
     rf"(?<![\w.])(?P<ym_y>{_YEAR}),\s*+(?P<ym_m>{_MONTH})(?![\w])"
     rf"(?:\s++(?P<ym_d>{_DAY})(?![:\w])|(?!\s*+\d))",
+    # Day, month and a four-digit year in digits where the order is not in doubt: a day
+    # above 12 first ("22/02/2024", "31-10-2024") or second ("02/22/2024"), or dots, which
+    # only day-first writing uses ("16.08.2009"). "03/04/2024" could be either and stays
+    # three numbers, matched as written.
+    r"(?<![\w.\-/])(?:(?P<nd_d>1[3-9]|2\d|3[01])(?P<nd_s>[/\-])(?P<nd_m>0?[1-9]|1[0-2])(?P=nd_s)"
+    r"|(?P<nd_m2>0?[1-9]|1[0-2])(?P<nd_s2>[/\-])(?P<nd_d2>1[3-9]|2\d|3[01])(?P=nd_s2)"
+    r"|(?P<nd_d3>0?[1-9]|[12]\d|3[01])\.(?P<nd_m3>0?[1-9]|1[0-2])\.)"
+    r"(?P<nd_y>(?:19|20)\d\d)(?![\w\-/]|\.\d)",
 )
 
 
@@ -424,7 +432,7 @@ def _scan(body: str, *, name: str) -> re.Pattern[str]:
 
 
 def _master() -> re.Pattern[str]:
-    iso, mdy, dmy, month_year, year_month = DATE_ALTERNATIVES
+    iso, mdy, dmy, month_year, year_month, numeric = DATE_ALTERNATIVES
     q_letter, q_digit, q_words, fiscal_year, decade, decade_yy, year_part, century = (
         PERIOD_ALTERNATIVES
     )
@@ -436,6 +444,7 @@ def _master() -> re.Pattern[str]:
     alternatives = [
         ("a_source", rf"{_first_chars(phrases.SOURCE_WORDS, fold=True)}{SOURCE_REFERENCE}"),
         ("a_date", rf"(?=\d)(?:{iso}|{dmy}|{year_month})"),
+        ("a_numeric_date", rf"(?=\d){numeric}"),
         ("a_month", rf"{_first_chars(phrases.MONTHS, fold=True)}(?:{mdy}|{month_year})"),
         ("a_qletter", rf"(?=[QH]){q_letter}"),
         (

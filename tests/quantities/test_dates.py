@@ -94,7 +94,12 @@ def test_quarters() -> None:
     assert [dates.ordinal(w) for w in ("First", "2nd", "third", "4th")] == [1, 2, 3, 4]
 
 
-def test_two_digit_years_and_unknown_forms_are_not_dates() -> None:
-    assert extract("Due 30/09/26 or 9/30/2026.", scope=Scope.UNITS).mentions == ()
-    found = extract("Due 30/09/26 or 9/30/2026.").mentions
+def test_two_digit_years_and_days_in_doubt_are_not_dates() -> None:
+    assert extract("Due 30/09/26 or 3/9/2026.", scope=Scope.UNITS).mentions == ()
+    found = extract("Due 30/09/26 or 3/9/2026.").mentions
     assert "date" not in {m.fact.category for m in found}  # each number read, never a date
+
+
+def test_digit_dates_whose_order_is_plain_are_dates() -> None:
+    found = extract("Due 30/09/2026, 9/30/2026, 30-09-2026 or 30.9.2026.").mentions
+    assert [m.fact.label() for m in found] == ["date=2026-09-30"] * 4

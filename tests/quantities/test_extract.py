@@ -328,7 +328,7 @@ def test_idioms_are_set_aside_but_scores_and_dates_are_not() -> None:
     assert "idiom" in result.flags
     labels = [m.fact.label() for m in result.mentions]
     assert "score=24-7" in labels
-    assert "year=2019" in labels
+    assert "date=2019-07-24" in labels
     assert "identifier=24X7" in labels
 
 
