@@ -14,6 +14,7 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 EXPONENT = r"[eE][-+\u2212]?\d{1,3}"
 _MANTISSA_END = re.compile("[eE]")
 _MINUS = "minus"
+_DIGIT_START = frozenset("0123456789.")
 _WORD_SPLIT = re.compile(r"[\s-]+")
 
 
@@ -42,10 +43,10 @@ def parse_number(text: str) -> Number:
     digits than the checker compares exactly.
     """
     first = text[0]
-    if first.isdigit() or first in "-\u2212":
+    if first.isdigit() or first in "-\u2212.":
         return _parse_digits(text)
     words = text.split(maxsplit=1)
-    if len(words) == 2 and words[0].casefold() == _MINUS and words[1][0].isdigit():
+    if len(words) == 2 and words[0].casefold() == _MINUS and words[1][0] in _DIGIT_START:
         return _parse_digits("-" + words[1])
     return _parse_words(text)
 

@@ -129,6 +129,8 @@ WORD_NUMBER_WITHOUT_AND = _word_number(r"(?:\s+|-)(?!and\b)")
 # decimal comma is decided afterwards, so the scan never has to backtrack over digits.
 DIGITS = r"\d++(?:,\d++)*+(?:\.\d++)?+(?!\.\d)"
 SIGN = "[-\u2212]"
+# A decimal written without its leading zero, as statistics write it: "p < .05", "r = .45".
+LEADING_POINT = r"\.\d++(?![.,]\d)"
 # Where a number may begin: not inside a word, an identifier like S01 or P-7, a version
 # like 3.2.1, a URL escape like %20, the tail of 1,5, or the far end of a hyphenated
 # pair like 3-4: that end is read with its range from the first number or not at all,
@@ -152,8 +154,8 @@ def _number(name: str) -> str:
         else WORD_NUMBER
     )
     # "minus 5 °C" is -5 °C; "plus or minus 3 points" is a margin, not a negative value.
-    sign = rf"(?:{SIGN}(?=\d)|(?<!or )(?i:minus)\s++(?=\d))?"
-    return rf"(?P<{name}>{sign}{DIGITS}(?:{EXPONENT}(?![\w]|\.\d))?+|{words})"
+    sign = rf"(?:{SIGN}(?=\.?\d)|(?<!or )(?i:minus)\s++(?=\.?\d))?"
+    return rf"(?P<{name}>{sign}(?:{DIGITS}|{LEADING_POINT})(?:{EXPONENT}(?![\w]|\.\d))?+|{words})"
 
 
 _SCALE_GUARD = _first_chars(units.SCALE_WORDS, fold=True)
@@ -514,13 +516,18 @@ TRAILING_OF: dict[str, Relation] = {
         for phrase, relation in table.items()
     },
 }
-_REVERSED_BOUNDS = alternation(phrase[::-1] for phrase in BOUND_OF)
+# A bound that starts with a word must not be the tail of a longer word ("under" in
+# "thunder"); one that starts with a symbol may follow a letter directly ("p<0.001").
+_REVERSED_WORD_BOUNDS = alternation(phrase[::-1] for phrase in BOUND_OF if phrase[0].isalpha())
+_REVERSED_SYMBOL_BOUNDS = alternation(
+    phrase[::-1] for phrase in BOUND_OF if not phrase[0].isalpha()
+)
 _REVERSED_HEDGES = alternation(phrase[::-1] for phrase in phrases.HEDGES)
 # Reversed, the window just before a number reads: a hedge, then a bound. A phrase must
 # not continue a word ("handsome 5" holds no "some").
 REVERSED_PREFIX = re.compile(
     rf"(?:\s*(?P<hedge>{_REVERSED_HEDGES})(?![A-Za-z]))?"
-    rf"(?:\s*(?P<bound>{_REVERSED_BOUNDS})(?![A-Za-z]))?",
+    rf"(?:\s*(?P<bound>(?:{_REVERSED_WORD_BOUNDS})(?![A-Za-z])|{_REVERSED_SYMBOL_BOUNDS}))?",
     re.IGNORECASE,
 )
 # An "of" between the qualifying words and the number ("nearly all of 5"), stepped over

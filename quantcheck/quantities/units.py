@@ -164,10 +164,13 @@ UNITS: tuple[Unit, ...] = (
     _u("foot", "length_m", "0.3048", aliases=("ft", "feet", "foot")),
     _u("yard", "length_m", "0.9144", aliases=("yd", "yards", "yard")),
     _u("mile", "length_m", "1609.344",
-       aliases=("miles", "mile", "statute miles", "statute mile")),
+       aliases=("miles", "mile", "statute miles", "statute mile"), exact=("mi",)),
     # the international nautical mile is exactly 1852 m
     _u("nautical mile", "length_m", 1852, aliases=("nautical miles", "nautical mile", "nmi")),
     # mass, in kilograms
+    # NFKC reads the micro sign as mu: "µg" arrives as "μg"; "mcg" is how labels write it
+    _u("microgram", "mass_kg", "0.000000001",
+       aliases=("μg", "mcg", "micrograms", "microgram", "microgrammes")),
     _u("milligram", "mass_kg", "0.000001", aliases=("mg", "milligrams", "milligram")),
     _u("gram", "mass_kg", "0.001", aliases=("grams", "gram"), exact=("g",)),
     _u("kilogram", "mass_kg", aliases=("kg", "kilograms", "kilogram")),
@@ -182,6 +185,8 @@ UNITS: tuple[Unit, ...] = (
     _u("pound", "mass_kg", "0.45359237", aliases=("lbs", "lb", "pounds", "pound")),
     _u("ounce", "mass_kg", "0.028349523125", aliases=("oz", "ounces", "ounce")),
     # volume, in litres
+    _u("microlitre", "volume_l", "0.000001",
+       aliases=("μL", "microliters", "microlitres", "microliter", "microlitre")),
     _u("millilitre", "volume_l", "0.001",
        aliases=("mL", "milliliters", "millilitres", "milliliter", "millilitre")),
     _u("litre", "volume_l", aliases=("liters", "litres", "liter", "litre"), exact=("L", "l")),
