@@ -895,8 +895,15 @@ def _compound_durations(scan: str, mentions: list[Mention]) -> list[Mention]:
     15 minutes" is 8100 seconds, "3 years and 2 months" 38 months."""
     ordered = sorted(mentions, key=lambda m: m.span.start)
     merged: list[Mention] = []
-    for mention in ordered:
+    for found in ordered:
+        mention = found
         first = merged[-1] if merged else None
+        if first is not None and _DURATION_JOIN.fullmatch(scan, first.span.end, mention.span.start):
+            # "2h 25m", "5m 30s": a glued "m" beside hours or seconds is minutes, not metres.
+            if _scaled(first, _HOUR) and _glued_metres(mention):
+                mention = _as_minutes(mention)
+            elif _glued_metres(first) and _scaled(mention, _SECOND):
+                first = merged[-1] = _as_minutes(first)
         if (
             first is not None
             and _is_part_of_duration(first)
@@ -909,6 +916,44 @@ def _compound_durations(scan: str, mentions: list[Mention]) -> list[Mention]:
             continue
         merged.append(mention)
     return merged
+
+
+_HOUR = Decimal(3600)
+_SECOND = Decimal(1)
+_MINUTE = Decimal(60)
+_GLUED_M = re.compile(r"\d[\d.,]*m")
+
+
+def _scaled(mention: Mention, seconds: Decimal) -> bool:
+    """Whether ``mention`` is a duration written in a unit of ``seconds`` seconds."""
+    literal = mention.literal
+    return (
+        _is_part_of_duration(mention)
+        and mention.fact.category == "time_seconds"
+        and literal is not None
+        and literal.numerator == seconds
+        and literal.denominator == 1
+    )
+
+
+def _glued_metres(mention: Mention) -> bool:
+    literal = mention.literal
+    return (
+        mention.fact.category == "length_m"
+        and mention.fact.relation is Relation.EQ
+        and literal is not None
+        and literal.scale == 1
+        and literal.numerator == 1
+        and literal.denominator == 1
+        and _GLUED_M.fullmatch(mention.text) is not None
+    )
+
+
+def _as_minutes(mention: Mention) -> Mention:
+    assert mention.literal is not None
+    literal = replace(mention.literal, numerator=_MINUTE)
+    fact = Fact("time_seconds", Relation.EQ, literal.to_base())
+    return replace(mention, fact=fact, literal=literal)
 
 
 def _is_part_of_duration(mention: Mention) -> bool:
