@@ -77,8 +77,11 @@ def after_change_word(scan: str, start: int, *, from_written: bool = True) -> bo
 
 def estimate_before(scan: str, start: int) -> bool:
     """Whether a word of forecasting ("expects", "guidance", "projected") stands in the
-    clause before ``start``: a range there is an estimate, not a limit."""
+    clause before ``start``, or an interval's name ("95% CI,", "IQR") right before it: a
+    range there is an estimate, not a limit."""
     behind, clause_length = _behind(scan, start)
+    if patterns.REVERSED_INTERVAL.match(behind) is not None:
+        return True
     return patterns.REVERSED_ESTIMATE.search(behind, 0, clause_length) is not None
 
 

@@ -18,6 +18,7 @@ from quantcheck.quantities.lemmas import lemmas
 from quantcheck.quantities.numbers import EXPONENT
 from quantcheck.quantities.phrases import (
     IDENTIFIER_ALIASES,
+    INTERVAL_WORDS,
     MONTHS,
     MULTIPLIER_WORDS,
     NOT_NAMES,
@@ -45,6 +46,8 @@ _NOT_NAMES = (
     frozenset(NOT_NAMES)
     | frozenset(MONTHS)
     | {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+    # "95% CI 1.2-2.7": the name of an interval, whose numbers are its bounds
+    | {word for word in INTERVAL_WORDS if " " not in word}
 )
 _NUMBER_WORDS = frozenset(SMALL_NUMBER_WORDS) | frozenset(TENS_WORDS) | frozenset(MULTIPLIER_WORDS)
 

@@ -578,6 +578,11 @@ REVERSED_ESTIMATE = re.compile(
     rf"(?<![A-Za-z])(?:{alternation(w[::-1] for w in phrases.ESTIMATE_WORDS)})(?![A-Za-z])",
     re.IGNORECASE,
 )
+# Reversed, the text right before a range that is an interval estimate: "CI, ", "IQR ".
+REVERSED_INTERVAL = re.compile(
+    rf"\s*+[,:=]?\s*+(?:{alternation(w[::-1] for w in phrases.INTERVAL_WORDS)})(?![A-Za-z])",
+    re.IGNORECASE,
+)
 LIST_MARKER_AFTER = re.compile(r"[.)]\s")
 # Digits and quantifying number words: every one of them in a claim must end up inside
 # a fact or a set-aside span ("one" is left out: it is far more often a pronoun).

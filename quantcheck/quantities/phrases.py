@@ -115,6 +115,13 @@ ESTIMATE_WORDS: tuple[str, ...] = (
     "plan", "plans", "planned", "aim", "aims", "budget", "budgeted", "likely",
 )
 
+# Words right before a range that make it an interval around a measured value, whose
+# inside is not the value: "efficacy was 94.1% (95% CI, 89.3 to 96.8%)", "IQR 35-51".
+INTERVAL_WORDS: tuple[str, ...] = (
+    "CI", "CIs", "confidence interval", "confidence intervals", "credible interval",
+    "credible intervals", "IQR", "interquartile range", "margin of error",
+)
+
 # A number right after one of these words names something rather than measuring it.
 IDENTIFIER_WORDS: tuple[str, ...] = (
     "version", "versions", "ver.", "ver", "v.", "revision", "rev.", "firmware", "model",
