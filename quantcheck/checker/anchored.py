@@ -189,15 +189,22 @@ def _scaled(
     """A value times a count the claim states ("six bars ... 1,080 calories" of 180
     each), or divided by one where the claim speaks of a rate ("$5.49 for a box of six,
     each bar costs about 92 cents")."""
-    divides = "rate" in said
-    if not divides and "total" not in said:
+    # Each only where the claim says so: a rate word ("every two weeks", "per day") beside
+    # a value is no total, so it never multiplies ("10 mg/kg every two weeks" is not
+    # twice "5 mg/kg every 2 weeks").
+    multiplies, divides = "total" in said, "rate" in said
+    if not multiplies and not divides:
         return None
     with localcontext(CONTEXT):
         for factor in factors:
             for operand in pool:
-                if operand.mention is factor.mention:
+                if operand.mention is factor.mention or (
+                    operand.mention.fact.category == factor.mention.fact.category
+                ):
+                    # A duration times or over a duration is no duration: "for 12 weeks"
+                    # is not "24 weeks" over "every two weeks".
                     continue
-                if agrees(operand.value * factor.written):
+                if multiplies and agrees(operand.value * factor.written):
                     shown = f"{format_decimal(factor.written)} × {operand.mention.text}"
                     return _worked(shown, operand, factor)
                 if divides and agrees(operand.value / factor.written):

@@ -117,7 +117,7 @@ def derive(
             if said & {"total", "difference", "change"}
             else None
         )
-        or _product(claim, index, companions, agrees)
+        or _product(claim, index, companions, agrees, said)
         or _anchored(claim, index, companions, _near_cues(wording, claim), agrees)
     )
 
@@ -503,10 +503,17 @@ _SMALLEST_SUBTRAHEND = Decimal(10)
 
 
 def _product(
-    claim: Mention, index: EvidenceIndex, companions: Sequence[Mention], agrees: _Agrees
+    claim: Mention,
+    index: EvidenceIndex,
+    companions: Sequence[Mention],
+    agrees: _Agrees,
+    said: frozenset[str],
 ) -> Derivation | None:
     """A claimed total that is a small count the claim states times an evidence value:
-    "€270 for three nights" against "€90 a night"."""
+    "€270 for three nights" against "€90 a night". Where the evidence states the same
+    count beside its value ("2 bags of 23 kg each"), a claim restating both ("2 bags of
+    46 kg") is read as the evidence is, one value for each, unless it says it gives a
+    total ("46 kg in total")."""
     counts = [
         m
         for m in companions
@@ -516,6 +523,7 @@ def _product(
         and isinstance(m.fact.value, Decimal)
         and 1 < m.fact.value <= _MULTIPLIERS_UP_TO
         and m.fact.value == m.fact.value.to_integral_value()
+        and ("total" in said or not _states(index, m.fact))
     ]
     for value, mention in _values(index.by_category.get(claim.fact.category, ()), claim):
         for count in counts:
@@ -528,6 +536,11 @@ def _product(
                 computation = f"{_show(count.fact.value)} × {_show(value, claim)}"
                 return Derivation(computation, (mention, count))
     return None
+
+
+def _states(index: EvidenceIndex, fact: Fact) -> bool:
+    """Whether the evidence states ``fact`` as it is."""
+    return any(m.fact == fact for m in index.by_category.get(fact.category, ()))
 
 
 def _is_rate_of(mention: Mention, noun: str, index: EvidenceIndex) -> bool:
