@@ -54,6 +54,7 @@ from quantcheck.quantities.categories import (
     has_unit,
     same_dimension,
 )
+from quantcheck.quantities.context import price_period
 from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, Span
 from quantcheck.quantities.phrases import DECREASE_WORDS
 from quantcheck.quantities.readings import Writing, values_of
@@ -115,9 +116,17 @@ def find_support(
             claimed, unread = _claim_anchors(claim, wording, companions), False
         return None if claimed is None else _binding(claim, mention, index, claimed, companions)
 
+    claimed_per = _price_period(claim, wording)
     for doc_id, index in evidence:
         for candidate, kind in _candidates(claim, index):
             if not periods_agree(claim, candidate):
+                elsewhere = elsewhere or (doc_id, candidate)
+                continue
+            if claimed_per is not None and _price_period(candidate, index.text) not in (
+                None,
+                claimed_per,
+            ):
+                # "$120 per year" is no reading of "$120 per month": another period.
                 elsewhere = elsewhere or (doc_id, candidate)
                 continue
             rank = (candidate.negated != claim.negated, _PREFERENCE[kind])
@@ -203,6 +212,17 @@ def find_support(
         other_period=found.mention.period if found.difference is Difference.OTHER_PERIOD else None,
         difference=found.difference,
     )
+
+
+def _price_period(mention: Mention, text: str) -> str | None:
+    """The period an amount of money is stated per in ``text`` ("$120 per month"). Other
+    amounts state theirs in their category ("5 GB per month" is ``size_mb/month``)."""
+    if not mention.fact.category.startswith(_MONEY):
+        return None
+    return price_period(text, mention.span.end)
+
+
+_MONEY = "money_"
 
 
 # Words that say a value is a decrease, which data writes with a minus sign.

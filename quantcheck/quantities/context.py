@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from quantcheck.quantities import patterns
 from quantcheck.quantities.facts import Relation
+from quantcheck.quantities.phrases import PRICE_PERIOD_ADVERBS, PRICE_PERIODS
 
 # How far back from a value the bound, hedge and negation cues are looked for.
 _PREFIX_WINDOW = 40
@@ -110,3 +111,20 @@ def _behind(scan: str, start: int) -> tuple[str, int]:
     if brk is not None:
         clause_length = brk.start()
     return behind, clause_length
+
+
+_PRICE_PERIOD = re.compile(
+    rf"\s*+(?:(?:(?i:per|an?|every|each)\s++|/\s*+)(?P<per>(?i:{patterns.alternation(PRICE_PERIODS)}))s?"
+    rf"|,?\s*+(?P<adverb>(?i:{patterns.alternation(PRICE_PERIOD_ADVERBS)})))(?![\w/])"
+)
+
+
+def price_period(text: str, end: int) -> str | None:
+    """The period an amount ending at ``end`` is stated per ("$120 per month", "£9 an
+    hour", "$1,440 annually"), as its table name; None when none is written."""
+    found = _PRICE_PERIOD.match(text, end)
+    if found is None:
+        return None
+    if found["per"] is not None:
+        return PRICE_PERIODS[found["per"].casefold()]
+    return PRICE_PERIOD_ADVERBS[found["adverb"].casefold()]

@@ -327,6 +327,19 @@ RATE_ADVERBS: dict[str, str] = {
     "yearly": "year", "annually": "year",
 }  # fmt: skip
 
+# The periods an amount of money may be stated per, as "per <word>" or "a <word>" after
+# it, and the period each names: "$120 per month" and "$1,440 a year" are prices of
+# different periods, whatever their amounts.
+PRICE_PERIODS: dict[str, str] = {
+    "hour": "hour", "hr": "hour", "day": "day", "night": "night", "week": "week",
+    "fortnight": "fortnight", "month": "month", "mo": "month", "quarter": "quarter",
+    "term": "term", "semester": "semester", "year": "year", "yr": "year", "annum": "year",
+}  # fmt: skip
+PRICE_PERIOD_ADVERBS: dict[str, str] = {
+    **RATE_ADVERBS, "nightly": "night", "fortnightly": "fortnight", "quarterly": "quarter",
+    "per annum": "year", "p.a.": "year",
+}  # fmt: skip
+
 # Words that make a claimed value a rate, an amount per one of something: "each bar costs
 # about 92 cents", "about $189 a month".
 RATE_WORDS: tuple[str, ...] = (
