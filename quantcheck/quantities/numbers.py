@@ -48,6 +48,15 @@ def parse_number(text: str) -> Number:
     words = text.split(maxsplit=1)
     if len(words) == 2 and words[0].casefold() == _MINUS and words[1][0] in _DIGIT_START:
         return _parse_digits("-" + words[1])
+    spelled, _, restated = text.partition("(")
+    if restated:
+        # "three (3)": the digits restate the words; a pair that disagrees ("three (4)")
+        # says two things and is read as neither.
+        number = _parse_words(spelled.strip())
+        digits = _parse_digits(restated.rstrip(") \t\n").strip())
+        if digits.value != number.value:
+            raise UnreadableNumber("ambiguous_number")
+        return digits
     return _parse_words(text)
 
 

@@ -155,7 +155,11 @@ def _number(name: str) -> str:
     )
     # "minus 5 °C" is -5 °C; "plus or minus 3 points" is a margin, not a negative value.
     sign = rf"(?:{SIGN}(?=\.?\d)|(?<!or )(?i:minus)\s++(?=\.?\d))?"
-    return rf"(?P<{name}>{sign}(?:{DIGITS}|{LEADING_POINT})(?:{EXPONENT}(?![\w]|\.\d))?+|{words})"
+    # "three (3) years": contracts restate a number in digits between the word and its
+    # unit; the pair is one number, and the unit belongs to it.
+    restated = rf"(?:\s*+\(\s*+{DIGITS}\s*+\))?+"
+    digits = rf"{sign}(?:{DIGITS}|{LEADING_POINT})(?:{EXPONENT}(?![\w]|\.\d))?+"
+    return rf"(?P<{name}>{digits}|{words}{restated})"
 
 
 _SCALE_GUARD = _first_chars(units.SCALE_WORDS, fold=True)
