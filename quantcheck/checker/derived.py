@@ -117,7 +117,7 @@ def derive(
             if said & {"total", "difference", "change"}
             else None
         )
-        or _product(claim, index, companions, agrees, said)
+        or _product(claim, index, companions, agrees, said=said, wording=wording)
         or _anchored(claim, index, companions, _near_cues(wording, claim), agrees)
     )
 
@@ -507,13 +507,15 @@ def _product(
     index: EvidenceIndex,
     companions: Sequence[Mention],
     agrees: _Agrees,
+    *,
     said: frozenset[str],
+    wording: str,
 ) -> Derivation | None:
     """A claimed total that is a small count the claim states times an evidence value:
     "€270 for three nights" against "€90 a night". Where the evidence states the same
-    count beside its value ("2 bags of 23 kg each"), a claim restating both ("2 bags of
-    46 kg") is read as the evidence is, one value for each, unless it says it gives a
-    total ("46 kg in total")."""
+    count and the claim gives its value as the count's ("2 bags of 46 kg" against "2 bags
+    of 23 kg each"), the value is one for each, as in the evidence, unless the claim says
+    it gives a total ("46 kg in total")."""
     counts = [
         m
         for m in companions
@@ -523,7 +525,7 @@ def _product(
         and isinstance(m.fact.value, Decimal)
         and 1 < m.fact.value <= _MULTIPLIERS_UP_TO
         and m.fact.value == m.fact.value.to_integral_value()
-        and ("total" in said or not _states(index, m.fact))
+        and not ("total" not in said and _states(index, m.fact) and _of_each(wording, m, claim))
     ]
     for value, mention in _values(index.by_category.get(claim.fact.category, ()), claim):
         for count in counts:
@@ -536,6 +538,15 @@ def _product(
                 computation = f"{_show(count.fact.value)} × {_show(value, claim)}"
                 return Derivation(computation, (mention, count))
     return None
+
+
+def _of_each(wording: str, count: Mention, claim: Mention) -> bool:
+    """Whether the claim gives its value right after its count with "of" ("2 bags of 46
+    kg"): a value of each of what it counts."""
+    return _OF.fullmatch(wording, count.span.end, claim.span.start) is not None
+
+
+_OF = re.compile(r"\s+(?i:of|at|weighing|costing)\s+")
 
 
 def _states(index: EvidenceIndex, fact: Fact) -> bool:

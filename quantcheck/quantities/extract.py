@@ -898,12 +898,16 @@ def _compound_durations(scan: str, mentions: list[Mention]) -> list[Mention]:
     for found in ordered:
         mention = found
         first = merged[-1] if merged else None
-        if first is not None and _DURATION_JOIN.fullmatch(scan, first.span.end, mention.span.start):
-            # "2h 25m", "5m 30s": a glued "m" beside hours or seconds is minutes, not metres.
-            if _scaled(first, _HOUR) and _glued_metres(mention):
-                mention = _as_minutes(mention)
-            elif _glued_metres(first) and _scaled(mention, _SECOND):
-                first = merged[-1] = _as_minutes(first)
+        if (
+            first is not None
+            and _SPACES.fullmatch(scan, first.span.end, mention.span.start)
+            and _scaled(first, _HOUR)
+            and _glued_minutes(mention)
+        ):
+            # "2h 25m": a glued "m" of whole minutes right after hours is minutes, not
+            # metres. Not after a comma ("4h, 600m ascent") nor beside seconds ("100m
+            # 9.58s" is a sprint).
+            mention = _as_minutes(mention)
         if (
             first is not None
             and _is_part_of_duration(first)
@@ -919,9 +923,9 @@ def _compound_durations(scan: str, mentions: list[Mention]) -> list[Mention]:
 
 
 _HOUR = Decimal(3600)
-_SECOND = Decimal(1)
 _MINUTE = Decimal(60)
-_GLUED_M = re.compile(r"\d[\d.,]*m")
+_GLUED_MINUTES = re.compile(r"[0-5]?\dm")
+_SPACES = re.compile(r"[ \t]+")
 
 
 def _scaled(mention: Mention, seconds: Decimal) -> bool:
@@ -936,7 +940,9 @@ def _scaled(mention: Mention, seconds: Decimal) -> bool:
     )
 
 
-def _glued_metres(mention: Mention) -> bool:
+def _glued_minutes(mention: Mention) -> bool:
+    """Whether ``mention`` is whole minutes under 60 written with a glued "m" ("25m"),
+    read as metres."""
     literal = mention.literal
     return (
         mention.fact.category == "length_m"
@@ -945,7 +951,7 @@ def _glued_metres(mention: Mention) -> bool:
         and literal.scale == 1
         and literal.numerator == 1
         and literal.denominator == 1
-        and _GLUED_M.fullmatch(mention.text) is not None
+        and _GLUED_MINUTES.fullmatch(mention.text) is not None
     )
 
 

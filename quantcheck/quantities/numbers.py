@@ -71,6 +71,8 @@ def _parse_digits(text: str) -> Number:
     if len(digits) > MAX_DIGITS:
         raise UnreadableNumber("number_too_long")
     value = Decimal(body.replace("\u2212", "-"))
+    if abs(value.adjusted()) > MAX_DIGITS:
+        raise UnreadableNumber("number_too_long")  # "1e85": beyond exact comparison
     exponent = value.as_tuple().exponent
     assert isinstance(exponent, int)
     return Number(-value if negative else value, exponent)

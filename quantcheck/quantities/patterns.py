@@ -153,8 +153,10 @@ def _number(name: str) -> str:
         if name == "q_num1"
         else WORD_NUMBER
     )
-    # "minus 5 °C" is -5 °C; "plus or minus 3 points" is a margin, not a negative value.
-    sign = rf"(?:{SIGN}(?=\.?\d)|(?<!or )(?i:minus)\s++(?=\.?\d))?"
+    # "minus 5 °C" is -5 °C; not "plus or minus 3 points" or "plus/minus 3" (a margin),
+    # "T minus 10 seconds" (a countdown) or "10 minus 3" (arithmetic).
+    not_sign = r"(?<!or )(?<!/)(?<!T )(?<!T-)(?<!\d )"
+    sign = rf"(?:{SIGN}(?=\.?\d)|{not_sign}(?i:minus)\s++(?=\.?\d))?"
     # "three (3) years": contracts restate a number in digits between the word and its
     # unit; the pair is one number, and the unit belongs to it.
     restated = rf"(?:\s*+\(\s*+{DIGITS}\s*+\))?+"
@@ -348,7 +350,8 @@ _CURRENCY_SCALE = alternation(list(units.SCALE_WORDS) + list(units.CURRENCY_SCAL
 def _money_amount(p: str) -> str:
     # A sign before the symbol ("-$250", "−€1.4 million") is the amount's; the second
     # amount of a range takes none, as "$10-$20" joins its ends with the same dash.
-    sign = rf"(?P<{p}_sign>{SIGN}(?=\S))?" if p == "m1" else ""
+    # A dash opening a line is a bullet ("-$25 late fee"), not a sign.
+    sign = rf"(?P<{p}_sign>(?<=[^\n]){SIGN}(?=\S))?" if p == "m1" else ""
     return (
         rf"{sign}(?P<{p}_cur>{_CURRENCY})\s?(?P<{p}_num>{DIGITS})"
         rf"(?:\s*(?P<{p}_scale>(?i:{_CURRENCY_SCALE}))(?![\w]))?"
@@ -531,7 +534,9 @@ _REVERSED_HEDGES = alternation(phrase[::-1] for phrase in phrases.HEDGES)
 # not continue a word ("handsome 5" holds no "some").
 REVERSED_PREFIX = re.compile(
     rf"(?:\s*(?P<hedge>{_REVERSED_HEDGES})(?![A-Za-z]))?"
-    rf"(?:\s*(?P<bound>(?:{_REVERSED_WORD_BOUNDS})(?![A-Za-z])|{_REVERSED_SYMBOL_BOUNDS}))?",
+    rf"(?:\s*(?P<bound>(?:{_REVERSED_WORD_BOUNDS})(?![A-Za-z])"
+    # ...but not the end of a markup tag: "<b>10 hours</b>", "Life:<br>10 hours"
+    rf"|(?:{_REVERSED_SYMBOL_BOUNDS})(?![^<>\n]{{0,40}}<)))?",
     re.IGNORECASE,
 )
 # An "of" between the qualifying words and the number ("nearly all of 5"), stepped over

@@ -29,7 +29,8 @@ _OFFSET = "I"
 # Vulgar fractions with an exact decimal, written as that decimal: NFKC turns "2½" into
 # "21⁄2", which reads as twenty-one. After a digit the fraction continues the number
 # ("2½" is "2.5"); alone it is a number of its own ("½ cup" is "0.5 cup"). Thirds, sixths
-# and other fractions without an exact decimal are left to NFKC.
+# and other fractions without an exact decimal are left to NFKC, and so is one a space
+# after digits ("1 ½"), which is not a number of its own.
 VULGAR_FRACTIONS: dict[str, str] = {
     "½": ".5", "¼": ".25", "¾": ".75", "⅛": ".125", "⅜": ".375", "⅝": ".625", "⅞": ".875",
     "⅕": ".2", "⅖": ".4", "⅗": ".6", "⅘": ".8", "⅒": ".1",
@@ -146,6 +147,7 @@ def _cluster(text: str, index: int, end: int) -> str:
     """The normalized form of the cluster ``text[index:end]``."""
     cluster = text[index:end]
     decimal = VULGAR_FRACTIONS.get(cluster)
-    if decimal is None:
+    if decimal is None or (index > 1 and text[index - 1].isspace() and text[index - 2].isdecimal()):
+        # "1 ½" is one and a half, which no single decimal here can write: left to NFKC.
         return unicodedata.normalize("NFKC", cluster)
     return decimal if index and text[index - 1].isdecimal() else "0" + decimal

@@ -243,16 +243,16 @@ UNITS: tuple[Unit, ...] = (
        aliases=("gigawatt-hours", "gigawatt-hour", "gigawatt hours"), exact=("GWh",)),
     _u("terawatt-hour", "energy_wh", 1000000000000,
        aliases=("terawatt-hours", "terawatt-hour", "terawatt hours"), exact=("TWh",)),
-    # a watt-hour is exactly 3600 joules
-    _u("joule", "energy_wh", 1, over=3600, aliases=("joules", "joule"), exact=("J",)),
-    _u("kilojoule", "energy_wh", 1000, over=3600, aliases=("kilojoules", "kilojoule"),
-       exact=("kJ",)),
-    _u("megajoule", "energy_wh", 1000000, over=3600, aliases=("megajoules", "megajoule"),
-       exact=("MJ",)),
-    _u("gigajoule", "energy_wh", 1000000000, over=3600, aliases=("gigajoules", "gigajoule"),
+    # joules, a category of their own: a joule is 1/3600 Wh, and an inexact conversion
+    # is kept to 1e-9 of the base unit, which would make the small energies of physics
+    # (3e-19 J, 5e-19 J) one value
+    _u("joule", "energy_j", aliases=("joules", "joule"), exact=("J",)),
+    _u("kilojoule", "energy_j", 1000, aliases=("kilojoules", "kilojoule"), exact=("kJ",)),
+    _u("megajoule", "energy_j", 1000000, aliases=("megajoules", "megajoule"), exact=("MJ",)),
+    _u("gigajoule", "energy_j", 1000000000, aliases=("gigajoules", "gigajoule"),
        exact=("GJ",)),
-    _u("terajoule", "energy_wh", 1000000000000, over=3600,
-       aliases=("terajoules", "terajoule"), exact=("TJ",)),
+    _u("terajoule", "energy_j", 1000000000000, aliases=("terajoules", "terajoule"),
+       exact=("TJ",)),
     _u("hertz", "frequency_hz", aliases=("Hz", "hertz")),
     _u("kilohertz", "frequency_hz", 1000, aliases=("kHz", "kilohertz")),
     _u("megahertz", "frequency_hz", 1000000, aliases=("MHz", "megahertz")),
@@ -403,6 +403,7 @@ BASE_UNITS: dict[str, str] = {
     "power_w": "W",
     "torque_nm": "N·m",
     "energy_wh": "Wh",
+    "energy_j": "J",
     "frequency_hz": "Hz",
     "speed_m_per_s": "m/s",
     "fuel_economy_km_per_l": "km/L",

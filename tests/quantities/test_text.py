@@ -31,7 +31,9 @@ def offsets(text: str) -> tuple[str, list[int], list[int]]:
         if text[index:end] in VULGAR_FRACTIONS:
             # "2½" is 2.5 and "½" alone 0.5, where NFKC would write "21⁄2" and "1⁄2".
             after_digit = index > 0 and text[index - 1].isdecimal()
-            piece = ("" if after_digit else "0") + VULGAR_FRACTIONS[text[index:end]]
+            spaced = index > 1 and text[index - 1].isspace() and text[index - 2].isdecimal()
+            if not spaced:
+                piece = ("" if after_digit else "0") + VULGAR_FRACTIONS[text[index:end]]
         pieces.append(piece)
         starts += [index] * len(piece)
         ends += [end] * len(piece)
