@@ -44,6 +44,7 @@ from quantcheck.quantities import dates, identifiers
 from quantcheck.quantities.categories import (
     COUNT_PREFIX,
     IDENTIFIER,
+    MONEY_PREFIX,
     NUMBER,
     ORDINAL,
     PERCENT,
@@ -217,12 +218,9 @@ def find_support(
 def _price_period(mention: Mention, text: str) -> str | None:
     """The period an amount of money is stated per in ``text`` ("$120 per month"). Other
     amounts state theirs in their category ("5 GB per month" is ``size_mb/month``)."""
-    if not mention.fact.category.startswith(_MONEY):
+    if not mention.fact.category.startswith(MONEY_PREFIX):
         return None
     return price_period(text, mention.span.end)
-
-
-_MONEY = "money_"
 
 
 # Words that say a value is a decrease, which data writes with a minus sign.

@@ -525,7 +525,7 @@ def _product(
         and isinstance(m.fact.value, Decimal)
         and 1 < m.fact.value <= _MULTIPLIERS_UP_TO
         and m.fact.value == m.fact.value.to_integral_value()
-        and not ("total" not in said and _states(index, m.fact) and _of_each(wording, m, claim))
+        and ("total" in said or not (_states(index, m.fact) and _of_each(wording, m, claim)))
     ]
     for value, mention in _values(index.by_category.get(claim.fact.category, ()), claim):
         for count in counts:
@@ -541,12 +541,12 @@ def _product(
 
 
 def _of_each(wording: str, count: Mention, claim: Mention) -> bool:
-    """Whether the claim gives its value right after its count with "of" ("2 bags of 46
-    kg"): a value of each of what it counts."""
-    return _OF.fullmatch(wording, count.span.end, claim.span.start) is not None
+    """Whether the claim gives its value right after its count ("2 bags of 46 kg", "12
+    bottles at $5"): a value of each of what it counts."""
+    return _EACH_VALUE.fullmatch(wording, count.span.end, claim.span.start) is not None
 
 
-_OF = re.compile(r"\s+(?i:of|at|weighing|costing)\s+")
+_EACH_VALUE = re.compile(r"\s+(?i:of|at|weighing|costing)\s+")
 
 
 def _states(index: EvidenceIndex, fact: Fact) -> bool:

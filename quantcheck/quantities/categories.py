@@ -20,6 +20,8 @@ TEMPERATURE = "temperature_c"
 # Degrees of arc ("pitched at 30 degrees"); never converted to or from anything.
 ANGLE = "angle_deg"
 COUNT_PREFIX = "count["
+# Every currency is a category of its own: "money_usd", "money_eur", ...
+MONEY_PREFIX = "money_"
 WRITTEN_UNIT_PREFIX = "unit["
 
 

@@ -28,6 +28,7 @@ from quantcheck.quantities.bare_months import bare_months
 from quantcheck.quantities.budget import CELL_BYTES, LONG_RUN, RUN_CHAR_BYTES, FactBudget
 from quantcheck.quantities.categories import (
     COUNT_PREFIX,
+    MONEY_PREFIX,
     NUMBER,
     Scope,
     count_category,
@@ -293,7 +294,7 @@ def _is_amount(category: str) -> bool:
     return category == NUMBER or category.startswith(_SCALED_PREFIXES)
 
 
-_SCALED_PREFIXES = ("money_", COUNT_PREFIX)
+_SCALED_PREFIXES = (MONEY_PREFIX, COUNT_PREFIX)
 
 
 def _scaled(mention: Mention, scale: Decimal) -> Mention:
@@ -423,7 +424,7 @@ def _scaled_currency(words: list[str]) -> units.Unit | None:
                 if len(code) != 3 or code == token:
                     continue
                 unit = units.lookup(code.upper())
-                if unit is not None and unit.category.startswith("money_"):
+                if unit is not None and unit.category.startswith(MONEY_PREFIX):
                     return replace(unit, numerator=unit.numerator * scale)
     return None
 

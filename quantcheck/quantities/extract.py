@@ -896,18 +896,16 @@ def _compound_durations(scan: str, mentions: list[Mention]) -> list[Mention]:
     ordered = sorted(mentions, key=lambda m: m.span.start)
     merged: list[Mention] = []
     for found in ordered:
-        mention = found
         first = merged[-1] if merged else None
-        if (
+        # "2h 25m": a glued "m" of whole minutes right after hours is minutes, not metres.
+        # Not after a comma ("4h, 600m ascent") nor beside seconds ("100m 9.58s", a sprint).
+        minutes = (
             first is not None
-            and _SPACES.fullmatch(scan, first.span.end, mention.span.start)
-            and _scaled(first, _HOUR)
-            and _glued_minutes(mention)
-        ):
-            # "2h 25m": a glued "m" of whole minutes right after hours is minutes, not
-            # metres. Not after a comma ("4h, 600m ascent") nor beside seconds ("100m
-            # 9.58s" is a sprint).
-            mention = _as_minutes(mention)
+            and _SPACES.fullmatch(scan, first.span.end, found.span.start) is not None
+            and _in_hours(first)
+            and _glued_minutes(found)
+        )
+        mention = _as_minutes(found) if minutes else found
         if (
             first is not None
             and _is_part_of_duration(first)
@@ -928,14 +926,14 @@ _GLUED_MINUTES = re.compile(r"[0-5]?\dm")
 _SPACES = re.compile(r"[ \t]+")
 
 
-def _scaled(mention: Mention, seconds: Decimal) -> bool:
-    """Whether ``mention`` is a duration written in a unit of ``seconds`` seconds."""
+def _in_hours(mention: Mention) -> bool:
+    """Whether ``mention`` is a duration written in hours ("2h", "2 hours")."""
     literal = mention.literal
     return (
         _is_part_of_duration(mention)
         and mention.fact.category == "time_seconds"
         and literal is not None
-        and literal.numerator == seconds
+        and literal.numerator == _HOUR
         and literal.denominator == 1
     )
 

@@ -120,9 +120,8 @@ def ordinal_of(code: str) -> int | None:
 def measures_something(code: str) -> bool:
     """Whether a token mixing digits and letters is a number rather than an identifier: a
     number in scientific notation ("1e-3"), a number glued to its unit ("10m", "5GB"), a
-    number, a hyphen and a unit ("60-second"),
-    a scale ("50k"), an ordinal ("21st"), a plural ("90s"), or a number after a
-    describing word ("top-8")."""
+    number, a hyphen and a unit ("60-second"), a scale ("50k"), an ordinal ("21st"), a
+    plural ("90s"), or a number after a describing word ("top-8")."""
     if SCIENTIFIC.fullmatch(code):
         return True
     first, _, rest = code.partition("-")

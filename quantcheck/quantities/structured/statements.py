@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from quantcheck.quantities import counts, units, written_units
+from quantcheck.quantities.categories import MONEY_PREFIX
 from quantcheck.quantities.phrases import MONEY_KEY_WORDS
 
 # A caption longer than this is a sentence, not a caption.
@@ -250,7 +251,7 @@ def _counts(word: str) -> bool:
 def _is_currency(unit: str) -> bool:
     found = units.lookup(unit)
     category = units.CURRENCY_PREFIXES.get(unit) or (found.category if found else "")
-    return category.startswith("money_")
+    return category.startswith(MONEY_PREFIX)
 
 
 def _words(text: str) -> frozenset[str]:
