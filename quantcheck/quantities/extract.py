@@ -32,6 +32,7 @@ from quantcheck.quantities.categories import (
     IDENTIFIER,
     NUMBER,
     ORDINAL,
+    PERCENT,
     SCORE,
     TIME_OF_DAY,
     Scope,
@@ -57,6 +58,7 @@ from quantcheck.quantities.phrases import (
     DURATION_MODIFIERS,
     FRACTION_WORDS,
     FUNCTION_WORDS,
+    HALF_OF_PARTS,
     HEAT_CUE,
     MULTIPLE_WORDS,
     NUMBER_IDIOMS,
@@ -66,6 +68,8 @@ from quantcheck.quantities.phrases import (
     RATING_WORDS,
     SCORE_AFTER,
     SCORE_BEFORE,
+    SHARE_DENOMINATORS,
+    SHARE_NUMERATORS,
     SMALL_NUMBER_WORDS,
     UNIT_CARRYING_WORDS,
     YEAR_DETERMINERS,
@@ -89,6 +93,7 @@ _PER_TIME = re.compile(
     r"(?![\w/])(?!\s++(?i:ago|earlier|later|before|after)\b)"  # "lost 5 kg a year ago"
 )
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
+_DIGIT_AHEAD = re.compile(r"\s*+(?:[A-Za-z]++\s++){0,2}\d")
 _SCALE_AHEAD = re.compile(r"\s*(?i:thousand|million|billion|trillion)\b")
 _TIMES_BEFORE_NUMBER = re.compile(r"[x×](?=\d)")
 # The inch mark glued to a number; a word right after it makes it something else.
@@ -192,10 +197,10 @@ class _Reader:
         if accepted:
             resume, self.resume = self.resume, None
             return match.end() if resume is None else resume
-        # A candidate that is something else: an identifier that is not one ("10m", "In
-        # 2019") is read again at the same offset without identifiers; anything else is
-        # stepped past by one character.
-        if match.lastgroup in _IDENTIFIER_READERS:
+        # A candidate that is something else: an identifier or a share that is not one
+        # ("10m", "In 2019", "three quarters" of a year) is read again at the same offset
+        # as a quantity; anything else is stepped past by one character.
+        if match.lastgroup in _IDENTIFIER_READERS or match.lastgroup == "a_share":
             again = patterns.quantities_only().match(self.scan, match.start())
             if again is not None:
                 return self._dispatch(again)
@@ -390,6 +395,32 @@ class _Reader:
         exponent = value.as_tuple().exponent
         assert isinstance(exponent, int)
         self._single(m.start(), m.end(), Number(value, exponent), Decimal(1), unit)
+        return True
+
+    def _share(self, m: re.Match[str]) -> bool:
+        """ "two-thirds of voters", "half of respondents": the share as a percentage, to
+        the precision a fraction word is used with (a tenth of the fraction's step: "a
+        third" reads as 31.7% to 35%, "half" as 47.5% to 52.5%)."""
+        if m["sh_half"] is not None:
+            numerator, denominator = 1, 2
+            before = previous_words(self.scan, m.start(), count=1)
+            if before and before[0].casefold() in HALF_OF_PARTS:
+                return False
+        else:
+            numerator = SHARE_NUMERATORS[m["sh_n"].casefold()]
+            denominator = SHARE_DENOMINATORS[m["sh_d"].casefold()]
+        if m["sh_of"] is None and (m["sh_half"] is not None or m["sh_sep"] != "-"):
+            return False
+        if numerator >= denominator or _DIGIT_AHEAD.match(self.scan, m.end()):
+            return False  # "three halves", "half of 2019": no share of a whole
+        unit = units.Unit(
+            name=f"/{denominator}",
+            category=PERCENT,
+            numerator=Decimal(100),
+            denominator=Decimal(denominator),
+        )
+        end = m.end() if m["sh_of"] is None else m.start("sh_of")
+        self._single(m.start(), end, Number(Decimal(numerator), -1), Decimal(1), unit)
         return True
 
     def _multiple(self, m: re.Match[str]) -> bool:
@@ -1138,6 +1169,7 @@ _READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
     "a_clock": _Reader._clock,
     "a_money": _Reader._money,
     "a_half": _Reader._half,
+    "a_share": _Reader._share,
     "a_multiple": _Reader._multiple,
     "a_quantity": _Reader._quantity,
 }

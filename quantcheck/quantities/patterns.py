@@ -374,6 +374,17 @@ HALF = (
     rf"(?:\s+(?i:of))?(?:\s+(?i:an?))?(?:\s+|-)(?P<half_unit>{UNIT})"
 )
 
+# "two-thirds of", "a quarter of", "half of": a share of a whole. A spaced fraction needs
+# its "of" ("three quarters" may be three calendar quarters); a hyphenated one does not
+# ("a two-thirds majority").
+SHARE = (
+    rf"\b(?:(?P<sh_n>(?i:{alternation(phrases.SHARE_NUMERATORS)}))(?P<sh_sep>-|\s++)"
+    rf"(?P<sh_d>(?i:{alternation(phrases.SHARE_DENOMINATORS)}))|(?P<sh_half>(?i:half)))\b"
+    rf"(?P<sh_of>\s++(?i:of)\b)?"
+    # ...of a whole, not of a unit: "a quarter of an hour" is read by HALF
+    rf"(?!\s++(?:(?i:an?)\s++)?{UNIT})"
+)
+
 # One alternative reads a point ("15 seconds") and a range ("2–8 °C", "between 2 and
 # 8 °C", "from 30 seconds to 2 minutes") so each number is parsed once. "and" only joins
 # a range after "between"; otherwise "3 and 5 seconds" would become an interval.
@@ -409,6 +420,8 @@ _DIGITLESS_START = (
         [
             *_WORD_NUMBER_WORDS,
             *phrases.FRACTION_WORDS,
+            # "a third of", "an eighth of": the article alone would make every "a" a start
+            *(f"{n} {d}" for n in ("a", "an") for d in phrases.SHARE_DENOMINATORS),
             *phrases.CLOCK_WORDS,
             *phrases.ORDINAL_WORDS,
             *phrases.MULTIPLE_WORDS,
@@ -473,6 +486,10 @@ def _master() -> re.Pattern[str]:
             rf"{MONEY}",
         ),
         ("a_half", rf"{_first_chars(phrases.FRACTION_WORDS, fold=True)}{HALF}"),
+        (
+            "a_share",
+            rf"{_first_chars([*phrases.SHARE_NUMERATORS, 'half'], fold=True)}{SHARE}",
+        ),
         ("a_multiple", rf"{_first_chars(phrases.MULTIPLE_WORDS, fold=True)}{MULTIPLE_WORD}"),
         ("a_idword", rf"{_first_chars(phrases.IDENTIFIER_WORDS, fold=True)}{id_word}"),
         ("a_idv", rf"(?=[vV]){id_v}"),

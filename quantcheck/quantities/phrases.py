@@ -26,6 +26,9 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
         "no later than", "not later than", "no longer than", "not longer than",
         "no larger than", "no bigger than", "no heavier than", "no taller than",
         "no wider than", "no older than", "not older than",
+        # limits said as a cap or a reach: "capped at $200 a night", "within 30 days"
+        "capped at", "limited to", "a cap of", "cap of", "within", "as many as",
+        "as much as",
         # a tolerance: "180 N·m ± 5%", "+/- 5%"
         "±", "+/-", "+/−", "plus or minus",
     ),
@@ -462,6 +465,25 @@ MULTIPLE_WORDS: dict[str, str] = {
 
 # "half an hour", "half a day", "a quarter of an hour": a fraction word before a unit.
 FRACTION_WORDS: dict[str, str] = {"half": "0.5", "quarter": "0.25"}
+
+# Fractions of a whole, read as the share they name: "two-thirds of voters" is the 66.7%
+# of a table, "half of respondents" its 50%. A numerator word, then a denominator word.
+SHARE_NUMERATORS: dict[str, int] = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9,
+}
+SHARE_DENOMINATORS: dict[str, int] = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+    "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7,
+    "eighth": 8, "eighths": 8, "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10,
+}
+# Words right before "half of" that make it a part of a period or a thing rather than a
+# share: "the second half of the season", "the other half of the deal".
+HALF_OF_PARTS: tuple[str, ...] = (
+    "the", "first", "second", "1st", "2nd", "other", "latter", "former", "back", "front",
+    "top", "bottom", "upper", "lower", "northern", "southern", "eastern", "western",
+    "better",
+)
 
 # Month names and the abbreviations accepted in dates.
 MONTHS: dict[str, int] = {

@@ -282,7 +282,7 @@ def test_capitalized_words_and_glued_units_are_not_identifiers(text: str) -> Non
 
 
 def test_version_beside_a_real_quantity() -> None:
-    assert labels("Install version 3.2 within 2 weeks.") == ["time_seconds=1209600"]
+    assert labels("Install version 3.2 after 2 weeks.") == ["time_seconds=1209600"]
     assert labels("Version 3.1 adds 4 GB.", scope=Scope.ALL) == ["identifier=V3.1", "size_mb=4000"]
 
 
