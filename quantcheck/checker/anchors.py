@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from quantcheck.quantities import lemmas, units
-from quantcheck.quantities.categories import COUNT_PREFIX
+from quantcheck.quantities.categories import COUNT_PREFIX, IDENTIFIER
 from quantcheck.quantities.dates import PERIOD_CATEGORIES
 from quantcheck.quantities.facts import Mention
 from quantcheck.quantities.phrases import ANCHOR_SYNONYMS, ANCHOR_UNWORDS, IDENTIFIER_KEYS
@@ -72,6 +72,8 @@ def anchor_words(word: str) -> tuple[str, ...]:
     scoring and score), each replaced by a listed synonym's canonical form ("sales" and
     "revenues" are "revenue")."""
     folded = word.casefold().strip("'")
+    if folded.endswith("'s"):
+        folded = folded[:-2]  # "Oslo's low" is said of Oslo
     if len(folded) < 2 or folded in ANCHOR_UNWORDS or units.lookup(folded) is not None:
         return ()
     readings = lemmas.lemmas(folded)
@@ -227,7 +229,11 @@ def _left(values: Values, kin: Mention | None, low: int, start: int, category: s
         if neighbour is kin:
             opener = next((n for n, token in enumerate(gap) if token in _SECOND_OPENERS), None)
             return gap[len(gap) // 2 if opener is None else opener + 1 :] + passed
-        passed = gap + passed
+        # A name passed over is said of the value too: "sa-east-1 has six zones".
+        named = []
+        if neighbour.fact.category == IDENTIFIER:
+            named = _tokens(text, neighbour.span.start, neighbour.span.end)
+        passed = named + gap + passed
         position = neighbour.span.start
 
 

@@ -620,7 +620,10 @@ class _Reader:
         written_unit = written_units.written_unit(self.scan, end)
         if written_unit is not None:
             # "8MP", "196 ppi": a unit no table lists, compared as written.
-            self._single(start, written_unit.end, number, scale, written_unit.unit, tail=tail)
+            stop = written_unit.end
+            if tail is None and (after := patterns.AFTER_UNIT_BOUND.match(self.scan, stop)):
+                tail, stop = _trailing(after["bound"]), after.end()  # "126 mg/dL or more"
+            self._single(start, stop, number, scale, written_unit.unit, tail=tail)
             return
         duration = _MODIFIED_DURATION.match(self.scan, end)
         if duration is not None:
@@ -636,7 +639,10 @@ class _Reader:
             return
         if noun is not None and (noun.plural or number.value == 1):
             unit = units.Unit(name=noun.lemma, category=count_category(noun.lemma))
-            self._single(start, noun.end, number, scale, unit, tail=tail)
+            stop = noun.end
+            if tail is None and (after := patterns.AFTER_UNIT_BOUND.match(self.scan, stop)):
+                tail, stop = _trailing(after["bound"]), after.end()  # "12 students or more"
+            self._single(start, stop, number, scale, unit, tail=tail)
             return
         if noun is None and written.casefold() == "one":
             self._cover(start, end)

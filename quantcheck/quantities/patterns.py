@@ -191,7 +191,7 @@ def _unit(name: str) -> str:
 
 
 _TRAILING = alternation(phrases.TRAILING_BOUNDS)
-_AFTER_UNIT = alternation(phrases.TRAILING_AFTER_UNIT)
+_AFTER_UNIT = alternation([*phrases.TRAILING_AFTER_UNIT, *phrases.TRAILING_BOUNDS_AFTER_UNIT])
 
 
 def _tail(name: str) -> str:
@@ -390,6 +390,8 @@ SHARE = (
 # a range after "between"; otherwise "3 and 5 seconds" would become an interval.
 _CONNECTOR = r"(?:(?(q_between)\s++(?i:and)\s++|(?!))|\s*+(?:–|—|-|(?i:to|through))\s*+)"
 _AFTER_UNIT_BOUND = rf"(?:\s++(?P<q_after>(?i:{_AFTER_UNIT}))(?![\w]))?"
+# The same bound after a unit read outside the scan (a written unit, a counted noun).
+AFTER_UNIT_BOUND = re.compile(rf"\s++(?P<bound>(?i:{_AFTER_UNIT}))(?![\w])")
 
 
 def _quantity(bare: bool) -> str:
@@ -556,6 +558,14 @@ REVERSED_PREFIX = re.compile(
     rf"|(?:{_REVERSED_SYMBOL_BOUNDS})(?![^<>\n]{{0,40}}<)))?",
     re.IGNORECASE,
 )
+# A limit noun a few words before a value, with no digit or clause mark between them:
+# searched in the clause before the value, anchored at its end.
+LIMIT_NOUN_BEFORE = re.compile(
+    rf"\b(?P<noun>{alternation(phrases.LIMIT_NOUNS)})\b"
+    rf"(?:[\s:()\-–]+[^\s\d.,;:!?()]+){{0,{phrases.LIMIT_NOUN_REACH}}}[\s:=()\-–]*$",
+    re.IGNORECASE,
+)
+
 # An "of" between the qualifying words and the number ("nearly all of 5"), stepped over
 # when nothing qualifies the number without it.
 REVERSED_OF = re.compile(r"\s+fo(?![A-Za-z])", re.IGNORECASE)

@@ -49,6 +49,13 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
     ),
 }
 
+# Nouns of a limit that bound a value a few words later in their clause, where the bound
+# phrases above must touch the number: "a minimum opening deposit of $500", "Maximum
+# loan-to-value 95%". "max" and "min" are left out: a name ("Max"), and minutes.
+LIMIT_NOUNS: dict[str, Relation] = {"maximum": Relation.LE, "minimum": Relation.GE}
+# How many words may stand between a limit noun and its value.
+LIMIT_NOUN_REACH = 4
+
 # Bound phrases written after the number ("5 or more years") or after its unit ("$100 or
 # less"). A "+" glued to the number ("5+ years") is read by the pattern itself.
 TRAILING_BOUNDS: dict[str, Relation] = {
@@ -59,7 +66,15 @@ TRAILING_BOUNDS: dict[str, Relation] = {
     "plus": Relation.GE,
     "or less": Relation.LE, "or fewer": Relation.LE, "or lower": Relation.LE,
     "or below": Relation.LE, "or under": Relation.LE, "or shorter": Relation.LE,
+    # ages: "65 and older", "children 12 and under"
+    "or older": Relation.GE, "and older": Relation.GE, "or younger": Relation.LE,
+    "and younger": Relation.LE, "and under": Relation.LE,
 }
+# Of those, the ones that also bound a value after its unit ("126 mg/dL or more", "18
+# years and older"): after a unit, "plus" adds ("10 GB plus 2 GB") and "and more" lists.
+TRAILING_BOUNDS_AFTER_UNIT: tuple[str, ...] = tuple(
+    phrase for phrase in TRAILING_BOUNDS if phrase not in ("plus", "and more")
+)
 # Only after a unit: before one, "maximum" and "minimum" would read as nouns.
 TRAILING_AFTER_UNIT: dict[str, Relation] = {
     "maximum": Relation.LE, "max": Relation.LE, "at most": Relation.LE,

@@ -150,6 +150,8 @@ UNITS: tuple[Unit, ...] = (
        aliases=("megabytes per second", "megabyte per second"), exact=("MB/s", "MBps")),
     _u("gigabyte per second", "data_rate_bps", 8000000000,
        aliases=("gigabytes per second", "gigabyte per second"), exact=("GB/s", "GBps")),
+    _u("terabyte per second", "data_rate_bps", 8000000000000,
+       aliases=("terabytes per second", "terabyte per second"), exact=("TB/s", "TBps")),
     _u("mebibyte per second", "data_rate_bps", 8388608, exact=("MiB/s",)),
     _u("gibibyte per second", "data_rate_bps", 8589934592, exact=("GiB/s",)),
     # length, in metres
@@ -207,6 +209,7 @@ UNITS: tuple[Unit, ...] = (
        aliases=("cubic meters", "cubic metres", "cubic meter", "cubic metre"), exact=("m3",)),
     # pressure, in kilopascals
     _u("pascal", "pressure_kpa", "0.001", aliases=("pascals", "pascal"), exact=("Pa",)),
+    _u("hectopascal", "pressure_kpa", "0.1", aliases=("hPa", "hectopascals", "hectopascal")),
     _u("kilopascal", "pressure_kpa", aliases=("kPa", "kilopascals", "kilopascal")),
     _u("megapascal", "pressure_kpa", 1000, aliases=("megapascals", "megapascal"),
        exact=("MPa",)),

@@ -15,7 +15,7 @@ its ``dt_txt``. The scalars at one index of sibling arrays (``"time": [...]``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from quantcheck.quantities.phrases import PERCENT_KEY_WORDS
 from quantcheck.quantities.structured import tokens as tk
@@ -50,7 +50,9 @@ def read(text: str, records: Records) -> Region | None:
     if tokens is None:
         return None
     names, maps = _survey(tokens)
-    return Region(0, len(text), tuple(_walk(tokens, names, _Units(maps), records)))
+    elements: set[int] = set()
+    cells = _walk(tokens, names, _Units(maps), records, elements)
+    return Region(0, len(text), tuple(_labelled(text, cells, elements)))
 
 
 @dataclass(slots=True)
@@ -198,7 +200,45 @@ class _Frame:
     owner: int = -1
 
 
-def _walk(tokens: tk.Tokens, names: dict[int, str], units: _Units, records: Records) -> list[Cell]:
+# What names an element of an array of objects: its short strings ("name": "Dana Ruiz",
+# "region": "Frankfurt"), at most this many of them, of at most this many words each.
+_LABEL_STRINGS = 3
+_LABEL_WORDS = 4
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _labelled(text: str, cells: list[Cell], elements: set[int]) -> list[Cell]:
+    """The cells of each object that is an element of an array, labelled like a table's
+    row by its short strings: a list of candidates is a table whose rows are its objects,
+    and "Tom Bexley received 18,233 votes" names the row that holds the other count."""
+    labels: dict[int, list[str]] = {}
+    for cell in cells:
+        if cell.record not in elements:
+            continue
+        words = text[cell.start : cell.end]
+        named = labels.setdefault(cell.record, [])
+        if (
+            len(named) < _LABEL_STRINGS
+            and len(words.split()) <= _LABEL_WORDS
+            and _LETTER.search(words)
+            and not any(c.isdigit() for c in words)
+        ):
+            named.append(words)
+    return [
+        replace(cell, row=" ".join(labels[cell.record])) if labels.get(cell.record) else cell
+        for cell in cells
+    ]
+
+
+def _walk(
+    tokens: tk.Tokens,
+    names: dict[int, str],
+    units: _Units,
+    records: Records,
+    elements: set[int],
+) -> list[Cell]:
+    """Every scalar of the literal as a cell; ``elements`` collects the records of the
+    objects that are elements of an array."""
     found: list[Cell] = []
     stack: list[_Frame] = []
     # (object holding the sibling arrays, index) -> record of that index.
@@ -221,6 +261,8 @@ def _walk(tokens: tk.Tokens, names: dict[int, str], units: _Units, records: Reco
                 frame.owner = top.identity
             else:
                 frame = _Frame(is_object, identity, top.path, next(records), is_row=True)
+                if is_object:
+                    elements.add(frame.record)
             frame.name = names.get(identity)
             stack.append(frame)
         elif kind == tk.CLOSE:

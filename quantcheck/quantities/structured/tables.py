@@ -67,12 +67,16 @@ def table_cells(
     found: list[Cell] = []
     for fields in rows:
         record = next(records)
-        label = None
-        for field in fields:
-            if not is_number(field.text) and _ALPHANUMERIC.search(field.text):
-                label = field.text
-                break
-        kind = _label_kind(label)
+        # The row's label is every field of words in it, not only its first: a row keyed
+        # by a date and a city ("2024-01-14,Oslo,...") is Oslo's. The first says what
+        # kind of amount the row holds.
+        labels = [
+            field.text
+            for field in fields
+            if not is_number(field.text) and _ALPHANUMERIC.search(field.text)
+        ]
+        label = " ".join(labels) if labels else None
+        kind = _label_kind(labels[0] if labels else None)
         for index, field in enumerate(fields):
             if field.start == field.end:
                 continue
