@@ -28,7 +28,12 @@ from quantcheck.quantities import lemmas, units
 from quantcheck.quantities.categories import COUNT_PREFIX, IDENTIFIER
 from quantcheck.quantities.dates import PERIOD_CATEGORIES
 from quantcheck.quantities.facts import Mention
-from quantcheck.quantities.phrases import ANCHOR_SYNONYMS, ANCHOR_UNWORDS, IDENTIFIER_KEYS
+from quantcheck.quantities.phrases import (
+    ANCHOR_SYNONYMS,
+    ANCHOR_UNWORDS,
+    COLUMN_ABBREVIATIONS,
+    IDENTIFIER_KEYS,
+)
 
 Anchors = frozenset[str]
 
@@ -91,6 +96,9 @@ def key_words(key: str) -> Anchors:
     """The anchor words of a key path or a row label ("main > temp_max": temp, max), and
     the names of the records it passes through that are numbers ("variants > 45mm")."""
     words = {anchor for part in _KEY_PART.findall(key) for anchor in anchor_words(part)}
+    spelled = COLUMN_ABBREVIATIONS.get(key.strip().casefold())
+    if spelled is not None:
+        words.add(spelled)
     # A hyphenated label is also the one word prose reads it as: "Semi-finalist".
     words.update(
         anchor

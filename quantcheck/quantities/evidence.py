@@ -139,6 +139,15 @@ def _read_cells(
         else:
             budget.spend(len(found.mentions))  # the copies of a text read once
         flags.update(found.flags)
+        if found.mentions and not _LETTERS.search(written):
+            # "135-145", "<5", "400–1,400" under "Dose (mg)" or beside a "Units" field:
+            # a cell of one number form is in its key's unit, as a bare number is.
+            signature = (cell.path or (cell.key,), cell.unit)
+            if signature not in key_units:
+                key_units[signature] = _unit_of_key(cell, currency, _stated_for(cell, stated_units))
+            unit = key_units[signature]
+            if unit.category != NUMBER:
+                found = replace(found, mentions=tuple(_in_unit(m, unit) for m in found.mentions))
         key = _key_path(cell)
         moved = [
             _scaled(
@@ -178,6 +187,32 @@ def _read_cells(
     if scope is Scope.UNITS:
         mentions = [m for m in mentions if in_units_scope(m.fact.category)]
     return Extraction(tuple(mentions), tuple(sorted(flags)))
+
+
+_LETTERS = re.compile(r"[^\W\d_]")
+
+
+def _in_unit(mention: Mention, unit: units.Unit) -> Mention:
+    """A plain number of a data cell in the unit its key names; other facts as they are."""
+    fact = mention.fact
+    if fact.category != NUMBER or not isinstance(fact.value, Decimal):
+        return mention
+    low, exact = units.to_base(fact.value, Decimal(1), unit)
+    high = None
+    if isinstance(fact.upper, Decimal):
+        high, high_exact = units.to_base(fact.upper, Decimal(1), unit)
+        exact = exact and high_exact
+    literal = mention.literal
+    if literal is not None:
+        literal = replace(
+            literal, shift=unit.shift, numerator=unit.numerator, denominator=unit.denominator
+        )
+    return replace(
+        mention,
+        fact=Fact(unit.category, fact.relation, low, high),
+        literal=literal,
+        exact=mention.exact and exact,
+    )
 
 
 def _read_text(written: str, scope: Scope, budget: FactBudget) -> Extraction:
@@ -314,7 +349,7 @@ def _scaled(mention: Mention, scale: Decimal) -> Mention:
 
 def _stated_units(
     text: str, table: tuple[structured.Cell, ...]
-) -> list[tuple[tuple[str, ...], units.Unit]]:
+) -> list[tuple[tuple[str, ...], int | None, units.Unit]]:
     """The units data states in a field of its own for the values beside and below it:
     ``"unit": "kWh"`` beside ``"readings": [...]``: each with the key path it covers."""
     found = []
@@ -322,16 +357,22 @@ def _stated_units(
         if cell.key.casefold() in UNIT_FIELD_KEYS:
             unit = _unit_named(text[cell.start : cell.end].strip(), as_written=True)
             if unit is not None:
-                found.append(((cell.path or (cell.key,))[:-1], unit))
+                # A table's "Units" column states the unit of its own row only.
+                record = cell.record if cell.column is not None else None
+                found.append(((cell.path or (cell.key,))[:-1], record, unit))
     return found
 
 
 def _stated_for(
-    cell: structured.Cell, stated: list[tuple[tuple[str, ...], units.Unit]]
+    cell: structured.Cell, stated: list[tuple[tuple[str, ...], int | None, units.Unit]]
 ) -> units.Unit | None:
     """The unit a field of its own states for ``cell``: the nearest one above it."""
     path = cell.path or (cell.key,)
-    covering = [(len(scope), unit) for scope, unit in stated if path[: len(scope)] == scope]
+    covering = [
+        (len(scope), unit)
+        for scope, record, unit in stated
+        if path[: len(scope)] == scope and record in (None, cell.record)
+    ]
     return max(covering, key=lambda item: item[0])[1] if covering else None
 
 
@@ -376,6 +417,8 @@ def _unit_in_key(key: str) -> units.Unit | None:
     """The unit one key names: bracketed ("price (USD)"), as its last two words joined
     ("mmol_l"), or as its last word ("hz", "in"); a rate's "per month" is left aside
     ("late_fee_percent_per_month" is a percentage)."""
+    if len(key.strip()) == 1 and key.strip().isalpha():
+        return None  # "W", "D", "L" head a league table's columns: wins, not watts
     for bracketed in _KEY_UNIT.findall(key):
         unit = _unit_named(bracketed.strip(), as_written=True)
         if unit is not None:
@@ -405,6 +448,9 @@ def _unit_in_key(key: str) -> units.Unit | None:
         # with its unit.
         word = tail.group()
         unit = _unit_named(KEY_UNIT_ALIASES.get(word.casefold(), word), as_written=False)
+    if unit is None and last.casefold() in WRITTEN_UNIT_SYNONYMS:
+        # "Calories: 230" is 230 kcal, as "230 calories" is
+        unit = _unit_named(WRITTEN_UNIT_SYNONYMS[last.casefold()], as_written=True)
     if unit is None and _folded_unit_name(last) in WRITTEN_UNIT_NAMES:
         # "battery_mah", "energy_kcal", "peak_brightness_nits": a unit no table lists,
         # which such a key names as plainly as "weight_g" does grams.
@@ -452,10 +498,16 @@ def _currency_of(text: str, table: tuple[structured.Cell, ...]) -> str | None:
     return None
 
 
+_PRICE_PER = re.compile(r"([$€£¥₹])\s*(?:/|per\s)\s*\w+")
+
+
 def _unit_named(written: str, *, as_written: bool) -> units.Unit | None:
     """The unit a text names: a unit word or symbol, a currency symbol ("$"), a word that
     names a percentage ("humidity"), or (``as_written``) a unit no table lists ("hPa")."""
     unit = units.lookup(written)
+    price = _PRICE_PER.fullmatch(written)
+    if unit is None and price is not None:
+        written = price.group(1)  # "$/hr" heads prices an hour: amounts of dollars
     if unit is None and written in units.CURRENCY_PREFIXES:
         unit = units.lookup(units.BASE_UNITS[units.CURRENCY_PREFIXES[written]])
     if unit is None and written.casefold() in PERCENT_KEY_WORDS:

@@ -278,7 +278,7 @@ WRITTEN_UNIT_SYNONYMS: dict[str, str] = {
     "pixel per inch": "ppi", "frames per second": "fps", "frame per second": "fps",
     "dots per inch": "dpi", "revolutions per minute": "rpm", "beats per minute": "bpm",
     "milliamp hours": "mah", "milliamp-hours": "mah", "milliampere-hours": "mah",
-    "milliamp hour": "mah", "hectopascals": "hpa", "hectopascal": "hpa",
+    "milliamp hour": "mah",
     "kilocalories": "kcal", "kilocalorie": "kcal", "calories": "kcal",
     "parts per million": "ppm", "megabits per second": "mbps", "nit": "nit",
     "horsepower": "hp", "brake horsepower": "hp", "bhp": "hp",
@@ -289,7 +289,7 @@ WRITTEN_UNIT_SYNONYMS: dict[str, str] = {
 # mixed-case letters no dictionary holds ("hPa", "kcal") are units too.
 WRITTEN_UNIT_SYMBOLS: frozenset[str] = frozenset((
     "mp", "hp", "ppi", "fps", "dpi", "rpm", "bpm", "mah", "wh", "kcal", "ppm", "ppb", "iu",
-    "mbps", "kbps", "gbps", "tbps", "gsm", "mmhg", "nm", "μm", "µm", "hpa", "lm", "lux",
+    "mbps", "kbps", "gbps", "tbps", "gsm", "mmhg", "nm", "μm", "µm", "lm", "lux",
     "db", "dba", "cc", "mpg", "sqft", "rms", "vac", "vdc", "kva", "ah", "cp",
 ))
 # Letters after a number that are no unit although no dictionary holds them: ordinal
@@ -589,6 +589,16 @@ ANCHOR_SYNONYMS: dict[str, str] = {
     "govt": "government",
     "intl": "international",
     "approx": "approximate",
+    "loss": "lose",
+}
+
+# Column headers of one or a few letters that stand for a word, as a league table's
+# "W", "D", "L": what a claim says of the value ("lost five matches") names the column.
+COLUMN_ABBREVIATIONS: dict[str, str] = {
+    "w": "win",
+    "d": "draw",
+    "l": "lose",
+    "pts": "point",
 }
 
 # Words of a data key that make its value a name rather than a quantity ("homeTeam >

@@ -6,8 +6,8 @@ key), so that the country or the series title can be found; ``# unit:`` states t
 of the values and ``# title:`` may state a scale ("in millions"). Other comment lines
 are prose. The header must be short column names; the rows follow while they have as
 many fields (a quoted field may hold the delimiter, not a line break); the text after
-the last row is prose. Tabs separate fields when the header holds one, else commas,
-else semicolons.
+the last row is prose. Tabs separate fields when the header holds one, else pipes (a
+table written without markdown's rule), else commas, else semicolons.
 """
 
 from __future__ import annotations
@@ -31,7 +31,10 @@ from quantcheck.quantities.structured.tables import Field, is_number, table_cell
 _COLUMN_NAME = re.compile(r"[\w%°$€£()\[\]/#&+.'\-]++(?: [\w%°$€£()\[\]/#&+.'\-]++){0,5}")
 _MAX_COLUMN_NAME = 64
 _METADATA = re.compile(r"#[ \t]*+(?P<key>[^\W\d_][\w \-]{0,39}?)[ \t]*+:[ \t]*+(?=\S)")
-_DELIMITERS = ("\t", ",", ";")
+# A pipe before a comma: "Sodium | 135-145 | mmol/L" and "Plan | $1,200" split at pipes.
+_DELIMITERS = ("\t", "|", ",", ";")
+# A markdown table's rule under its header ("---|:---:"): that table is markdown's.
+_RULE = re.compile(r"[\s|:\-]*-[\s|:\-]*")
 _DIGIT = re.compile(r"\d")
 _UNIT_KEY = "unit"
 _UNITS_KEY = "units"
@@ -53,6 +56,8 @@ def find(lines: Lines, records: Records) -> Region | None:
     header_line = lines.bodies[number]
     delimiter = next((d for d in _DELIMITERS if d in header_line), None)
     if delimiter is None:
+        return None
+    if delimiter == "|" and number + 1 < count and _RULE.fullmatch(lines.bodies[number + 1]):
         return None
     header = list(_fields(header_line, lines.starts[number], delimiter))
     if not all(_is_column_name(f.text) for f in header):

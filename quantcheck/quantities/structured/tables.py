@@ -26,6 +26,7 @@ from quantcheck.quantities.structured.statements import (
 # A number as a table writes it: "1,234", "-5.2", "(1,234)", "$12.50", "25%".
 _NUMERIC = re.compile(r"[(+\-−]?[$€£¥₹]?[ ]?\d[\d,]*+(?:\.\d++)?[ ]?%?\)?")
 _ALPHANUMERIC = re.compile(r"\w")
+_LETTER = re.compile(r"[^\W\d_]")
 # A tag, to read the text of an HTML line; it cannot run past the next "<".
 _TAG = re.compile(r"<[^<>]*+>")
 _WORDS = re.compile(r"[^\W\d_]+|%")
@@ -70,11 +71,9 @@ def table_cells(
         # The row's label is every field of words in it, not only its first: a row keyed
         # by a date and a city ("2024-01-14,Oslo,...") is Oslo's. The first says what
         # kind of amount the row holds.
-        labels = [
-            field.text
-            for field in fields
-            if not is_number(field.text) and _ALPHANUMERIC.search(field.text)
-        ]
+        texts = [f.text for f in fields if not is_number(f.text) and _ALPHANUMERIC.search(f.text)]
+        # ...of words: after the first, a field of digits ("135-145") names nothing
+        labels = texts[:1] + [text for text in texts[1:] if _LETTER.search(text)]
         label = " ".join(labels) if labels else None
         kind = _label_kind(labels[0] if labels else None)
         for index, field in enumerate(fields):
