@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_UP, Decimal, localcontext
 
+from quantcheck.checker.anchors import Anchors, text_words
 from quantcheck.checker.index import PERIOD, EvidenceIndex
 from quantcheck.quantities import dates
 from quantcheck.quantities.categories import COUNT_PREFIX, NUMBER
@@ -84,6 +85,8 @@ def elapsed(
         _AGE.search(near)
     )
     claimed = [m for m in companions if m is not claim]
+    if category == _MONTHS and not ages and (stated := _stated_span(claim, index, wording)):
+        return stated
     if not (ages or category in (_SECONDS, _MONTHS, *_DAY_COUNTS)) or not any(
         m.fact.category in _DATED for m in claimed
     ):
@@ -104,6 +107,44 @@ def elapsed(
     if category == _MONTHS:
         return _months(claim, moments, evidence)
     return None
+
+
+def _stated_span(claim: Mention, index: EvidenceIndex, wording: str) -> Elapsed | None:
+    """Years the evidence states as one span, "chancellor from 2002 to 2010", for a claim
+    of how long ("she was chancellor for eight years") that speaks of what the span's
+    sentence does: a document of many spans has one of almost any length, and only the
+    shared words say which span the claim measures."""
+    spans = [
+        m
+        for m in index.by_family.get(PERIOD, ())
+        if m.fact.category == dates.YEAR and m.fact.relation is Relation.RANGE
+    ]
+    if not spans:
+        return None
+    said: Anchors | None = None
+    for mention in spans:
+        low, high = mention.fact.value, mention.fact.upper
+        assert isinstance(low, str) and isinstance(high, str)
+        months = (int(high) - int(low)) * 12
+        if months <= 0 or not _agrees(claim, Decimal(months)):
+            continue
+        said = text_words(wording) if said is None else said
+        if not said.isdisjoint(text_words(_sentence(index.text, mention))):
+            return Elapsed(f"{months} months, {mention.text}", (mention,))
+    return None
+
+
+def _sentence(text: str, mention: Mention) -> str:
+    """The sentence (or line) around a mention, within a bounded reach."""
+    low = max(0, mention.span.start - _SENTENCE_REACH)
+    high = min(len(text), mention.span.end + _SENTENCE_REACH)
+    before = _SENTENCE_END.split(text[low : mention.span.start])[-1]
+    after = _SENTENCE_END.split(text[mention.span.end : high])[0]
+    return before + after
+
+
+_SENTENCE_REACH = 200
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
 
 
 def _moments(

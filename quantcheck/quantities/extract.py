@@ -56,6 +56,7 @@ from quantcheck.quantities.phrases import (
     AGE_WORDS,
     CONTEXT_UNITS,
     DURATION_MODIFIERS,
+    ELAPSED_CLOCK_CUES,
     FRACTION_WORDS,
     FUNCTION_WORDS,
     HALF_OF_PARTS,
@@ -93,6 +94,7 @@ _PER_TIME = re.compile(
     r"(?![\w/])(?!\s++(?i:ago|earlier|later|before|after)\b)"  # "lost 5 kg a year ago"
 )
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
+_SECOND_FRACTION = re.compile(r"\.\d{1,3}(?!\d)")
 _DIGIT_AHEAD = re.compile(r"\s*+(?:[A-Za-z]++\s++){0,2}\d")
 _SCALE_AHEAD = re.compile(r"\s*(?i:thousand|million|billion|trillion)\b")
 _TIMES_BEFORE_NUMBER = re.compile(r"[x×](?=\d)")
@@ -339,6 +341,8 @@ class _Reader:
                 fact = Fact("time_seconds", context.relation, duration)
                 self._add(fact, context, m.end())
                 return True
+        if m["c2_h"] is None and m["c2_hh"] is None and m["c2_w"] is None and self._elapsed(m):
+            return True
         context = read_context(self.scan, m.start(), allow_bound=False)
         if m["c2_h"] is None and m["c2_hh"] is None and m["c2_w"] is None:
             fact = Fact(TIME_OF_DAY, Relation.EQ, first.text)
@@ -348,6 +352,29 @@ class _Reader:
         first = clock.shared_marker(m, first, second)
         fact = Fact(TIME_OF_DAY, Relation.RANGE, first.text, second.text)
         self._add(fact, context, m.end(), problem=first.problem or second.problem)
+        return True
+
+    def _elapsed(self, m: re.Match[str]) -> bool:
+        """A time taken written as a clock: "won in 2:04:37", "a lap of 1:28.293". With
+        seconds, or a fraction of one, after a word that speaks of time taken; hours and
+        minutes alone ("in 3:45") stay a time of day."""
+        if m["c1_h"] is None or m["c1_ap"] is not None:
+            return False
+        fraction = _SECOND_FRACTION.match(self.scan, m.end())
+        if m["c1_s"] is None and fraction is None:
+            return False
+        before = previous_words(self.scan, m.start(), count=2)
+        if not before or before[0] not in ELAPSED_CLOCK_CUES or before[1:] == ["as"]:
+            return False
+        units_of = (3600, 60, 1) if m["c1_s"] is not None else (60, 1)
+        parts = [m["c1_h"], m["c1_m"], m["c1_s"]][: len(units_of)]
+        seconds = Decimal(sum(int(p) * u for p, u in zip(parts, units_of, strict=True)))
+        end = m.end()
+        if fraction is not None:
+            seconds += Decimal(fraction.group()[1:]).scaleb(-len(fraction.group()) + 1)
+            end = fraction.end()
+        context = read_context(self.scan, m.start(), allow_bound=True)
+        self._add(Fact("time_seconds", context.relation, seconds), context, end)
         return True
 
     # --- money ---------------------------------------------------------------------------

@@ -500,6 +500,14 @@ HALF_OF_PARTS: tuple[str, ...] = (
     "better",
 )
 
+# Words right before a clock reading with seconds that make it a time taken, not a time
+# of day: "won in 2:04:37", "a lap of 1:28.293", "winning time 2:08:13". Not after "as"
+# ("as of 10:30:00").
+ELAPSED_CLOCK_CUES: frozenset[str] = frozenset({
+    "in", "of", "time", "clocked", "timed", "ran", "finished", "lasted", "took", "duration",
+    "runtime", "record", "lap",
+})
+
 # Month names and the abbreviations accepted in dates.
 MONTHS: dict[str, int] = {
     "January": 1, "Jan": 1, "February": 2, "Feb": 2, "March": 3, "Mar": 3, "April": 4,
