@@ -101,6 +101,8 @@ def derive(
         found = _span(index, agrees) or _clock_gap(index, agrees, said, companions)
         if found is not None:
             return found
+    if fact.category.startswith(_FREQUENCY):
+        return _frequency(claim, index, agrees, companions)
     if fact.category == "multiple":
         return _ratio(claim, index, agrees)
     if fact.category == PERCENT:
@@ -359,6 +361,62 @@ def _score(fact: Fact, index: EvidenceIndex) -> Derivation | None:
                     computation = f"{one.key} and {other.key}"
                     return Derivation(computation, (one, other))
     return None
+
+
+_FREQUENCY = "multiple/"
+# The period of a frequency, in the category and units of a duration the evidence states.
+_PERIOD_LENGTHS: dict[str, tuple[str, int]] = {
+    "hour": ("time_seconds", 3600),
+    "day": ("time_seconds", _DAY),
+    "week": ("time_seconds", 7 * _DAY),
+    "month": ("time_months", 1),
+    "year": ("time_months", 12),
+}
+_EVERY = re.compile(r"(?i:every)\s++$")
+
+
+def _frequency(
+    claim: Mention, index: EvidenceIndex, agrees: _Agrees, companions: Sequence[Mention]
+) -> Derivation | None:
+    """How often, from the interval the evidence states: "three times a day" for "every 8
+    hours", "four times a year" for "every 3 months". Where the claim states what is
+    done that often ("250 mg twice a day"), the interval must follow that value in its
+    own phrase: "500 mg every 12 hours or 250 mg every 8 hours" gives 250 mg three times."""
+    category = claim.fact.category
+    stated = [m.fact for m in companions if m is not claim and m.fact.category != category]
+    period = category.removeprefix(_FREQUENCY)
+    length = _PERIOD_LENGTHS.get(period)
+    if length is None:
+        return None
+    unit_category, size = length
+    for mention in index.by_category.get(unit_category, ()):
+        value = mention.fact.value
+        if mention.fact.relation is not Relation.EQ or not isinstance(value, Decimal) or value <= 0:
+            continue
+        start = mention.span.start
+        if _EVERY.search(index.text, max(0, start - 12), start) is None:
+            continue
+        with localcontext(CONTEXT):
+            times = Decimal(size) / value
+        if agrees(times) and (not stated or _said_with(index, mention, stated)):
+            shown = f"{format_decimal(times)} a {period}: every {mention.text}"
+            return Derivation(shown, (mention,))
+    return None
+
+
+def _said_with(index: EvidenceIndex, mention: Mention, facts: Sequence[Fact]) -> bool:
+    """Whether one of ``facts`` is stated just before ``mention``, in its own phrase."""
+    for fact in facts:
+        for other in index.by_fact.get(fact, ()):
+            if not 0 <= mention.span.start - other.span.end <= _PHRASE_GAP:
+                continue
+            if not _PHRASE_BREAK.search(index.text, other.span.end, mention.span.start):
+                return True
+    return False
+
+
+_PHRASE_GAP = 40
+_PHRASE_BREAK = re.compile(r"[,;.]|\b(?:or|and)\b")
 
 
 def _span(index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:

@@ -124,7 +124,8 @@ def _stated_span(claim: Mention, index: EvidenceIndex, wording: str) -> Elapsed 
     said: Anchors | None = None
     for mention in spans:
         low, high = mention.fact.value, mention.fact.upper
-        assert isinstance(low, str) and isinstance(high, str)
+        assert isinstance(low, str)
+        assert isinstance(high, str)
         months = (int(high) - int(low)) * 12
         if months <= 0 or not _agrees(claim, Decimal(months)):
             continue

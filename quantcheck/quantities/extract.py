@@ -94,6 +94,8 @@ _PER_TIME = re.compile(
     r"(?![\w/])(?!\s++(?i:ago|earlier|later|before|after)\b)"  # "lost 5 kg a year ago"
 )
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
+# A glued "x" before a capitalized name or a number: a count of items ("2x Intel Xeon").
+_COUNT_MARK = re.compile(r"[x×]\s++(?:[A-Z]|\d)")
 _SECOND_FRACTION = re.compile(r"\.\d{1,3}(?!\d)")
 _DIGIT_AHEAD = re.compile(r"\s*+(?:[A-Za-z]++\s++){0,2}\d")
 _SCALE_AHEAD = re.compile(r"\s*(?i:thousand|million|billion|trillion)\b")
@@ -549,6 +551,13 @@ class _Reader:
         if m["q_num2"] is None:
             if unit1 is not None and (lookalike := self._scale_lookalike(m)) is not None:
                 scale1, unit1 = lookalike, None
+            if (
+                unit1 is not None
+                and unit1.category == "multiple"
+                and _COUNT_MARK.match(self.scan, m.start("q_unit1"))
+            ):
+                # "2x Intel Xeon", "4x SFP+ ports": a spec sheet's count, not a multiple
+                unit1 = units.Unit(name=NUMBER, category=NUMBER)
             if unit1 is None:
                 self._unitless_single(m, first, scale1, tail)
             else:
@@ -1155,8 +1164,10 @@ _RATE_ADVERB = re.compile(
 
 def _is_amount_of_matter(category: str) -> bool:
     """Units whose "per hour" makes a rate of them: lengths (rain), volumes, masses,
-    sizes, energies; not money ("$15 an hour" is how pay is read and written) nor time."""
-    return category.partition("_")[0] in {"length", "volume", "mass", "size", "energy"}
+    sizes, energies, and how many times ("twice a day", "3 times weekly": a frequency,
+    never the ratio of two amounts); not money ("$15 an hour" is how pay is read and
+    written) nor time."""
+    return category.partition("_")[0] in {"length", "volume", "mass", "size", "energy", "multiple"}
 
 
 def _token_around(scan: str, start: int, end: int, floor: int, ceiling: int) -> tuple[int, int]:
