@@ -544,6 +544,17 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
                 kind = _loose_match(claim, mention, fact, mention.fact)
                 if kind is not None:
                     yield mention, kind
+        base, per, period = fact.category.partition("/")
+        if per and (words := _PERIOD_WORDS.get(period)) is not None:
+            # "3 g a day" against "the maximum daily dose is 3 g": the amount, in a
+            # sentence that says it is stated per that period.
+            amount = Fact(base, fact.relation, fact.value, fact.upper)
+            for mention in near(base, index.by_category.get(base, ()), fact.value, reach):
+                if _beyond(reach, amount, mention) or not _says_per(index.text, mention, words):
+                    continue
+                kind = _loose_match(claim, mention, amount, mention.fact)
+                if kind is not None:
+                    yield mention, kind
         if fact.category == PERCENT:
             # Data writes shares as bare numbers ("value": 39.54 for "over 39%").
             for mention in index.by_category.get(NUMBER, ()):
@@ -580,6 +591,30 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
         kind = _loose_match(claim, mention, fact, other)
         if kind is not None:
             yield mention, kind if same else MatchKind.NOUN_DIFFERS
+
+
+# The words that say an amount is stated per period, by the period a rate names.
+_PERIOD_WORDS = {
+    period: re.compile(rf"\b(?i:{words})\b")
+    for period, words in {
+        "hour": "hourly|hour|an hour|per hour",
+        "day": "daily|day|a day|per day|each day",
+        "week": "weekly|week|a week|per week",
+        "month": "monthly|month|a month|per month",
+        "year": "yearly|annual|annually|year|a year|per year|per annum",
+    }.items()
+}
+_SENTENCE_REACH = 120
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+
+
+def _says_per(text: str, mention: Mention, words: re.Pattern[str]) -> bool:
+    """Whether the sentence of ``mention`` names the period ``words`` name."""
+    low = max(0, mention.span.start - _SENTENCE_REACH)
+    high = min(len(text), mention.span.end + _SENTENCE_REACH)
+    before = _SENTENCE_END.split(text[low : mention.span.start])[-1]
+    after = _SENTENCE_END.split(text[mention.span.end : high])[0]
+    return words.search(before) is not None or words.search(after) is not None
 
 
 # From here on a bare number is specific enough to be the count it equals ("has shifted

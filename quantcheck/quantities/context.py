@@ -54,7 +54,7 @@ def read_context(scan: str, start: int, *, allow_bound: bool) -> Context:
         fact_start = min(fact_start, start - prefix.end("hedge"))
     negation_end = start - prefix.end()
     cues = [
-        cue.start()
+        cue
         for cue in patterns.NEGATION.finditer(scan, start - clause_length, negation_end)
         if cue["cue"] is not None
     ]
@@ -64,8 +64,21 @@ def read_context(scan: str, start: int, *, allow_bound: bool) -> Context:
         # lasts 10 hours" negates nothing numeric.
         after = patterns.REVERSED_PREDICATE_BREAK.search(behind, prefix.end(), clause_length)
         predicate_start = start - (clause_length if after is None else after.start())
-        negated = cues[-1] >= predicate_start
+        negated = cues[-1].start() >= predicate_start
+    if negated and relation in _NEGATED_STRICT and bound is not None:
+        # "must not take more than 3 g", "did not fall below 5%": a strict comparative
+        # right after its negation, or a verb after it, is the inclusive bound the other way, as "no
+        # more than" is.
+        between = scan[cues[-1].end() : fact_start].split()
+        if len(between) <= _NEGATION_REACH:
+            relation, negated = _NEGATED_STRICT[relation], False
     return Context(fact_start, relation, approximate, negated)
+
+
+_NEGATED_STRICT = {Relation.GT: Relation.LE, Relation.LT: Relation.GE}
+# Words between a negation and the comparative it turns: "must not | take | more than";
+# two ("do not store probes above 25 °C") leave the negation for review.
+_NEGATION_REACH = 1
 
 
 def after_change_word(scan: str, start: int, *, from_written: bool = True) -> bool:

@@ -15,7 +15,8 @@ from quantcheck.quantities.facts import Relation
 BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
     Relation.LT: (
         "below", "under", "less than", "fewer than", "lower than", "shorter than",
-        "younger than", "smaller than", "lighter than", "earlier than", "<",
+        "younger than", "smaller than", "lighter than", "earlier than", "cooler than",
+        "colder than", "<",
     ),
     Relation.LE: (
         "at most", "at the most", "no more than", "not more than", "up to", "a maximum of",
@@ -25,7 +26,7 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
         # the negations of the comparatives above and below: "no later than 30 days"
         "no later than", "not later than", "no longer than", "not longer than",
         "no larger than", "no bigger than", "no heavier than", "no taller than",
-        "no wider than", "no older than", "not older than",
+        "no wider than", "no older than", "not older than", "no warmer than", "no hotter than",
         # limits said as a cap or a reach: "capped at $200 a night", "within 30 days"
         "capped at", "limited to", "a cap of", "cap of", "within", "as many as",
         "as much as",
@@ -35,7 +36,7 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
     Relation.GT: (
         "above", "over", "more than", "greater than", "higher than", "larger than",
         "longer than", "older than", "bigger than", "heavier than", "taller than",
-        "wider than", "later than", "beyond",
+        "wider than", "later than", "warmer than", "hotter than", "beyond",
         "exceeds", "exceeding", "exceed", "exceeded", "surpass", "surpasses", "surpassed",
         "surpassing", "in excess of", "north of", "upwards of", "tops", "topped", "topping",
         ">",
@@ -45,7 +46,7 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
         "a minimum of", "minimum of", "minimum", "at or above", "≥", ">=",
         "no earlier than", "not earlier than", "no sooner than", "no lower than",
         "no shorter than", "no smaller than", "no lighter than", "no younger than",
-        "not younger than",
+        "not younger than", "no cooler than", "no colder than",
     ),
 }
 
