@@ -109,6 +109,7 @@ def derive(
         return (
             (_change(claim, index, agrees) if "change" in said else None)
             or _share(claim, index, agrees)
+            or _part_of_whole(index, agrees)
             or _anchored(claim, index, companions, _near_cues(wording, claim), agrees)
         )
     return (
@@ -681,6 +682,36 @@ def _change(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation
             computation = f"({_show(new)} - {_show(old)}) / {_show(old)}"
             return Derivation(computation, (second, first))
     return None
+
+
+def _part_of_whole(index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
+    """A claimed percentage that prose states as a part of a whole, "10 of his 30 goals"
+    for "a third of his goals": two counts joined by "of" and at most two words."""
+    for group in index.groups.values():
+        counted = [
+            m
+            for m in group
+            if (m.fact.category == NUMBER or m.fact.category.startswith(COUNT_PREFIX))
+            and m.fact.relation is Relation.EQ
+            and m.key is None
+        ]
+        for part, whole in itertools.pairwise(counted):
+            low, high = part.fact.value, whole.fact.value
+            assert isinstance(low, Decimal)
+            assert isinstance(high, Decimal)
+            if (
+                not 0 < low < high
+                or _PART_OF.fullmatch(index.text, part.span.end, whole.span.start) is None
+            ):
+                continue
+            with localcontext(CONTEXT):
+                percent = low * 100 / high
+            if agrees(percent):
+                return Derivation(f"{_show(low)} / {_show(high)} × 100", (part, whole))
+    return None
+
+
+_PART_OF = re.compile(r"\s+(?:out\s+)?of\s+(?:[\w'’]+\s+){0,2}")
 
 
 def _share(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:

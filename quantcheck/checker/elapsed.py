@@ -21,9 +21,10 @@ from decimal import ROUND_DOWN, ROUND_UP, Decimal, localcontext
 
 from quantcheck.checker.anchors import Anchors, text_words
 from quantcheck.checker.index import PERIOD, EvidenceIndex
-from quantcheck.quantities import dates
+from quantcheck.quantities import dates, lemmas
 from quantcheck.quantities.categories import COUNT_PREFIX, NUMBER
 from quantcheck.quantities.facts import CONTEXT, Mention, Relation
+from quantcheck.quantities.phrases import ANCHOR_UNWORDS
 
 _DAY_SECONDS = 86400
 # The year a span stated wholly without one is placed in, to count its days: a leap year,
@@ -85,8 +86,10 @@ def elapsed(
         _AGE.search(near)
     )
     claimed = [m for m in companions if m is not claim]
-    if category == _MONTHS and not ages and (stated := _stated_span(claim, index, wording)):
-        return stated
+    if category == _MONTHS and not ages:
+        stated = _stated_span(claim, index, wording, claimed)
+        if stated is not None:
+            return stated
     if not (ages or category in (_SECONDS, _MONTHS, *_DAY_COUNTS)) or not any(
         m.fact.category in _DATED for m in claimed
     ):
@@ -109,43 +112,69 @@ def elapsed(
     return None
 
 
-def _stated_span(claim: Mention, index: EvidenceIndex, wording: str) -> Elapsed | None:
+def _stated_span(
+    claim: Mention, index: EvidenceIndex, wording: str, claimed: Sequence[Mention]
+) -> Elapsed | None:
     """Years the evidence states as one span, "chancellor from 2002 to 2010", for a claim
-    of how long ("she was chancellor for eight years") that speaks of what the span's
-    sentence does: a document of many spans has one of almost any length, and only the
-    shared words say which span the claim measures."""
-    spans = [
-        m
-        for m in index.by_family.get(PERIOD, ())
-        if m.fact.category == dates.YEAR and m.fact.relation is Relation.RANGE
-    ]
-    if not spans:
-        return None
-    said: Anchors | None = None
-    for mention in spans:
-        low, high = mention.fact.value, mention.fact.upper
+    of how long ("she was chancellor for eight years") that states nothing else and says
+    what the span's own words say: a document of many spans has one of almost any length
+    (a lifespan, another office, another person's), and only those words tell which one
+    the claim measures."""
+    if any(m.fact.category not in dates.PERIOD_CATEGORIES for m in claimed):
+        return None  # "5% for eight years": the span must be the 5%'s, a pairing left out
+    said: tuple[Anchors, Anchors] | None = None
+    for mention in index.by_family.get(PERIOD, ()):
+        fact = mention.fact
+        if fact.category != dates.YEAR or fact.relation is not Relation.RANGE:
+            continue
+        low, high = fact.value, fact.upper
         assert isinstance(low, str)
         assert isinstance(high, str)
         months = (int(high) - int(low)) * 12
         if months <= 0 or not _agrees(claim, Decimal(months)):
             continue
-        said = text_words(wording) if said is None else said
-        if not said.isdisjoint(text_words(_sentence(index.text, mention))):
+        said = _content_and_names(wording) if said is None else said
+        words, names = _content_and_names(_own_words(index.text, mention))
+        if said[0] & words and not (said[1] and names and said[1].isdisjoint(names)):
             return Elapsed(f"{months} months, {mention.text}", (mention,))
     return None
 
 
-def _sentence(text: str, mention: Mention) -> str:
-    """The sentence (or line) around a mention, within a bounded reach."""
-    low = max(0, mention.span.start - _SENTENCE_REACH)
-    high = min(len(text), mention.span.end + _SENTENCE_REACH)
-    before = _SENTENCE_END.split(text[low : mention.span.start])[-1]
-    after = _SENTENCE_END.split(text[mention.span.end : high])[0]
-    return before + after
+def _own_words(text: str, mention: Mention) -> str:
+    """The words before a span back to where its phrase starts: "He was mayor from 2002
+    to 2010 and | governor from 2011 to 2015". A span in brackets takes the words before
+    the bracket ("Head coach (2007–2013)")."""
+    low = max(0, mention.span.start - _OWN_REACH)
+    before = text[low : mention.span.start]
+    if before.rstrip().endswith("("):
+        before = before.rstrip()[:-1]
+    return _PHRASE_START.split(before)[-1]
 
 
-_SENTENCE_REACH = 200
-_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+def _content_and_names(text: str) -> tuple[Anchors, Anchors]:
+    """The anchor words of the lower-case words of a text, and its capitalized words
+    (names). A first word is capitalized anyway: it is a name only where it is no function
+    word and can be read as nothing but a noun ("Smith coached", not "Head coach")."""
+    words: set[str] = set()
+    names: set[str] = set()
+    for number, word in enumerate(_WORD.findall(text)):
+        folded = word.casefold()
+        if word[0].isupper() and (number or _only_a_noun(folded)):
+            names.add(folded)
+        else:
+            words.update(text_words(word))
+    return frozenset(words), frozenset(names)
+
+
+def _only_a_noun(word: str) -> bool:
+    if word in ANCHOR_UNWORDS:
+        return False
+    return lemmas.lemmas(word).keys() <= {"NOUN", "PROPN"}
+
+
+_OWN_REACH = 120
+_PHRASE_START = re.compile(r"[.!?;,()](?:\s|$)|[()\n]|\b(?:and|but|while|then)\b|\d")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
 def _moments(

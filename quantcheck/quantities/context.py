@@ -11,7 +11,12 @@ from dataclasses import dataclass
 
 from quantcheck.quantities import patterns
 from quantcheck.quantities.facts import Relation
-from quantcheck.quantities.phrases import LIMIT_NOUNS, PRICE_PERIOD_ADVERBS, PRICE_PERIODS
+from quantcheck.quantities.phrases import (
+    LIMIT_NOUN_BREAKS,
+    LIMIT_NOUNS,
+    PRICE_PERIOD_ADVERBS,
+    PRICE_PERIODS,
+)
 
 # How far back from a value the bound, hedge and negation cues are looked for.
 _PREFIX_WINDOW = 40
@@ -47,7 +52,10 @@ def read_context(scan: str, start: int, *, allow_bound: bool) -> Context:
         fact_start = start - prefix.end("bound")
     elif bound is None and allow_bound and prefix["hedge"] is None:
         clause = scan[start - min(clause_length, _CLAUSE_WINDOW) : start]
-        if (limit := patterns.LIMIT_NOUN_BEFORE.search(clause)) is not None:
+        limit = patterns.LIMIT_NOUN_BEFORE.search(clause)
+        if limit is not None and LIMIT_NOUN_BREAKS.isdisjoint(
+            word.casefold() for word in clause[limit.end("noun") :].split()
+        ):
             relation = LIMIT_NOUNS[limit["noun"].casefold()]  # "a minimum deposit of $500"
     if prefix["hedge"] is not None:
         approximate = True

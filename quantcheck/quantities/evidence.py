@@ -125,9 +125,10 @@ def _read_cells(
     dated: dict[int, Fact] = {}
     # Data repeats its texts ("light rain", "Available") and its keys: each is read once.
     read_texts: dict[str, Extraction] = {}
-    key_units: dict[tuple[tuple[str, ...], str | None], units.Unit] = {}
+    key_units: _KeyUnits = {}
     currency = _currency_of(text, table)
     stated_units = _stated_units(text, table)
+    unnamed = _letters_naming_no_unit(table)
     for cell in table:
         written = text[cell.start : cell.end]
         if _DATA_NUMBER.fullmatch(written) and not _names_a_date(cell.key):
@@ -141,13 +142,12 @@ def _read_cells(
         flags.update(found.flags)
         if found.mentions and not _LETTERS.search(written):
             # "135-145", "<5", "400–1,400" under "Dose (mg)" or beside a "Units" field:
-            # a cell of one number form is in its key's unit, as a bare number is.
-            signature = (cell.path or (cell.key,), cell.unit)
-            if signature not in key_units:
-                key_units[signature] = _unit_of_key(cell, currency, _stated_for(cell, stated_units))
-            unit = key_units[signature]
+            # a cell of one number form is in its key's unit, as a bare number is. The
+            # bare reading is kept beside it: "aged 1-2" may quote an "Age (years)" cell.
+            unit = _key_unit(cell, key_units, currency, stated_units, unnamed)
             if unit.category != NUMBER:
-                found = replace(found, mentions=tuple(_in_unit(m, unit) for m in found.mentions))
+                converted = tuple(_in_unit(m, unit) for m in found.mentions)
+                found = replace(found, mentions=found.mentions + converted)
         key = _key_path(cell)
         moved = [
             _scaled(
@@ -171,9 +171,7 @@ def _read_cells(
     column_periods: dict[str, Fact | None] = {}
     for cell, found_here in read:
         if isinstance(found_here, str):
-            signature = (cell.path or (cell.key,), cell.unit)
-            if signature not in key_units:
-                key_units[signature] = _unit_of_key(cell, currency, _stated_for(cell, stated_units))
+            unit = _key_unit(cell, key_units, currency, stated_units, unnamed)
             period = None
             if cell.column is not None:
                 if cell.column not in column_periods:
@@ -181,7 +179,7 @@ def _read_cells(
                 period = column_periods[cell.column]
             period = period or dated.get(cell.record)
             budget.spend()
-            mentions.append(_data_value(cell, found_here, key_units[signature], period))
+            mentions.append(_data_value(cell, found_here, unit, period))
         else:
             mentions += found_here
     if scope is Scope.UNITS:
@@ -190,6 +188,39 @@ def _read_cells(
 
 
 _LETTERS = re.compile(r"[^\W\d_]")
+_KeyUnits = dict[tuple[tuple[str, ...], str | None, units.Unit | None], units.Unit]
+_StatedUnits = list[tuple[tuple[str, ...], int | None, units.Unit]]
+
+
+def _key_unit(
+    cell: structured.Cell,
+    known: _KeyUnits,
+    currency: str | None,
+    stated_units: _StatedUnits,
+    unnamed: frozenset[str],
+) -> units.Unit:
+    """The unit of a cell's values (see :func:`_unit_of_key`), once per key, unit and
+    stated unit: a "Units" column states one per row."""
+    stated = _stated_for(cell, stated_units)
+    signature = (cell.path or (cell.key,), cell.unit, stated)
+    if signature not in known:
+        named = cell.column is None or cell.column not in unnamed
+        known[signature] = _unit_of_key(cell, currency, stated, named=named)
+    return known[signature]
+
+
+def _letters_naming_no_unit(table: tuple[structured.Cell, ...]) -> frozenset[str]:
+    """A table's column headers of one letter, where one of them is no unit: a league
+    table's "W", "D", "L" are wins, draws and losses, while "V", "A", "W" over a power
+    supply's rows are volts, amps and watts."""
+    letters = {
+        cell.column
+        for cell in table
+        if cell.column is not None and len(cell.column) == 1 and cell.column.isalpha()
+    }
+    if all(units.lookup(letter) is not None for letter in letters):
+        return frozenset()
+    return frozenset(letters)
 
 
 def _in_unit(mention: Mention, unit: units.Unit) -> Mention:
@@ -347,9 +378,7 @@ def _scaled(mention: Mention, scale: Decimal) -> Mention:
     )
 
 
-def _stated_units(
-    text: str, table: tuple[structured.Cell, ...]
-) -> list[tuple[tuple[str, ...], int | None, units.Unit]]:
+def _stated_units(text: str, table: tuple[structured.Cell, ...]) -> _StatedUnits:
     """The units data states in a field of its own for the values beside and below it:
     ``"unit": "kWh"`` beside ``"readings": [...]``: each with the key path it covers."""
     found = []
@@ -363,9 +392,7 @@ def _stated_units(
     return found
 
 
-def _stated_for(
-    cell: structured.Cell, stated: list[tuple[tuple[str, ...], int | None, units.Unit]]
-) -> units.Unit | None:
+def _stated_for(cell: structured.Cell, stated: _StatedUnits) -> units.Unit | None:
     """The unit a field of its own states for ``cell``: the nearest one above it."""
     path = cell.path or (cell.key,)
     covering = [
@@ -377,7 +404,11 @@ def _stated_for(
 
 
 def _unit_of_key(
-    cell: structured.Cell, currency: str | None = None, stated: units.Unit | None = None
+    cell: structured.Cell,
+    currency: str | None = None,
+    stated: units.Unit | None = None,
+    *,
+    named: bool = True,
 ) -> units.Unit:
     """The unit of a data value: the one its document states (a units map, a caption,
     ``# unit:``), else from its key ("price (USD)", "duration_seconds", "glucose_mmol_l")
@@ -389,7 +420,7 @@ def _unit_of_key(
     if cell.unit is not None and (unit := _unit_named(cell.unit, as_written=True)):
         return unit
     path = cell.path or (cell.key,)
-    for depth, key in enumerate(reversed(path)):
+    for depth, key in enumerate(reversed(path) if named else ()):
         # A key above the value names its unit only as a suffix ("memory_gb" > "base"); a
         # key of one word there names a collection ("days" > "high", "hours").
         if depth and len(_KEY_WORDS.findall(key)) < 2:
@@ -417,8 +448,6 @@ def _unit_in_key(key: str) -> units.Unit | None:
     """The unit one key names: bracketed ("price (USD)"), as its last two words joined
     ("mmol_l"), or as its last word ("hz", "in"); a rate's "per month" is left aside
     ("late_fee_percent_per_month" is a percentage)."""
-    if len(key.strip()) == 1 and key.strip().isalpha():
-        return None  # "W", "D", "L" head a league table's columns: wins, not watts
     for bracketed in _KEY_UNIT.findall(key):
         unit = _unit_named(bracketed.strip(), as_written=True)
         if unit is not None:

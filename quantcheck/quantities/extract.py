@@ -57,6 +57,7 @@ from quantcheck.quantities.phrases import (
     CONTEXT_UNITS,
     DURATION_MODIFIERS,
     ELAPSED_CLOCK_CUES,
+    ELAPSED_FRACTION_CUES,
     FRACTION_WORDS,
     FUNCTION_WORDS,
     HALF_OF_PARTS,
@@ -64,6 +65,7 @@ from quantcheck.quantities.phrases import (
     MULTIPLE_WORDS,
     NUMBER_IDIOMS,
     PLURAL_QUANTIFIERS,
+    RACE_TIME_WORDS,
     RATE_ADVERBS,
     RATING_SCALES,
     RATING_WORDS,
@@ -366,7 +368,11 @@ class _Reader:
         if m["c1_s"] is None and fraction is None:
             return False
         before = previous_words(self.scan, m.start(), count=2)
-        if not before or before[0] not in ELAPSED_CLOCK_CUES or before[1:] == ["as"]:
+        cue = before[0] if before else ""
+        raced = cue == "time" and before[1:2] and before[1] in RACE_TIME_WORDS
+        if not (
+            cue in ELAPSED_CLOCK_CUES or raced or (fraction and cue in ELAPSED_FRACTION_CUES)
+        ) or before[1:] == ["as"]:
             return False
         units_of = (3600, 60, 1) if m["c1_s"] is not None else (60, 1)
         parts = [m["c1_h"], m["c1_m"], m["c1_s"]][: len(units_of)]

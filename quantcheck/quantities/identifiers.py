@@ -22,6 +22,7 @@ from quantcheck.quantities.phrases import (
     MONTHS,
     MULTIPLIER_WORDS,
     NOT_NAMES,
+    PLURAL_NAMES,
     SMALL_NUMBER_WORDS,
     TENS_WORDS,
 )
@@ -95,9 +96,14 @@ def is_name(word: str, *, opens_sentence: bool = False) -> bool:
         or base in units.CURRENCY_PREFIXES
     ):
         return False
-    readings = lemmas(base.casefold())
+    folded = base.casefold()
+    readings = lemmas(folded)
     if not readings:
         return True
+    if folded not in readings.get("NOUN", (folded,)) and folded not in PLURAL_NAMES:
+        # A plural names people or things, not one product: "Adults 65 and older",
+        # "Children 12 and under", "Ravens 13-0"
+        return False
     if opens_sentence:
         return readings.keys() <= {"NOUN", "PROPN"}
     return "NOUN" in readings or "PROPN" in readings

@@ -380,9 +380,11 @@ HALF = (
 SHARE = (
     rf"\b(?:(?P<sh_n>(?i:{alternation(phrases.SHARE_NUMERATORS)}))(?P<sh_sep>-|\s++)"
     rf"(?P<sh_d>(?i:{alternation(phrases.SHARE_DENOMINATORS)}))|(?P<sh_half>(?i:half)))\b"
+    # ...of a whole, not of a unit or a number: "a quarter of an hour" is read by HALF,
+    # "a quarter of a million" is an amount
+    rf"(?!\s++(?i:of)\s++(?:(?i:an?)\s++)?"
+    rf"(?:{UNIT}|(?i:{alternation(phrases.MULTIPLIER_WORDS)}))(?![A-Za-z]))"
     rf"(?P<sh_of>\s++(?i:of)\b)?"
-    # ...of a whole, not of a unit: "a quarter of an hour" is read by HALF
-    rf"(?!\s++(?:(?i:an?)\s++)?{UNIT})"
 )
 
 # One alternative reads a point ("15 seconds") and a range ("2–8 °C", "between 2 and

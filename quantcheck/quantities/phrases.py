@@ -28,8 +28,7 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
         "no larger than", "no bigger than", "no heavier than", "no taller than",
         "no wider than", "no older than", "not older than", "no warmer than", "no hotter than",
         # limits said as a cap or a reach: "capped at $200 a night", "within 30 days"
-        "capped at", "limited to", "a cap of", "cap of", "within", "as many as",
-        "as much as",
+        "capped at", "limited to", "within", "as many as", "as much as",
         # a tolerance: "180 N·m ± 5%", "+/- 5%"
         "±", "+/-", "+/−", "plus or minus",
     ),
@@ -56,6 +55,15 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
 LIMIT_NOUNS: dict[str, Relation] = {"maximum": Relation.LE, "minimum": Relation.GE}
 # How many words may stand between a limit noun and its value.
 LIMIT_NOUN_REACH = 4
+# Words between them that make the noun the subject of a statement about a measured
+# value, not a limit: "the maximum gust recorded was 120 km/h", "Maximum temperatures
+# will reach 35 °C", "the minimum wage rose to $15.50".
+LIMIT_NOUN_BREAKS: frozenset[str] = frozenset({
+    "is", "are", "was", "were", "be", "been", "will", "would", "can", "could", "may",
+    "might", "shall", "should", "must", "has", "have", "had", "to", "reach", "reached",
+    "reaches", "rose", "rise", "rises", "fell", "fall", "falls", "hit", "hits", "recorded",
+    "stood", "stands", "remained", "remains", "increased", "decreased", "climbed",
+})
 
 # Bound phrases written after the number ("5 or more years") or after its unit ("$100 or
 # less"). A "+" glued to the number ("5+ years") is read by the pattern itself.
@@ -167,6 +175,10 @@ SOURCE_WORDS: tuple[str, ...] = (
 IDENTIFIER_ALIASES: dict[str, tuple[str, ...]] = {
     "COVID19": ("COVID", "coronavirus", "novel coronavirus", "coronavirus disease"),
 }
+
+# Plural words that do name one product or series before a number ("Windows 11"): other
+# plurals before a number name people or things ("Adults 65", "Children 12").
+PLURAL_NAMES: frozenset[str] = frozenset({"windows", "teams", "sims", "jobs", "games"})
 
 # Capitalized words that are never the name part of an identifier such as "Kafka 3.7":
 # a capital at the start of a sentence makes them look like names.
@@ -505,8 +517,15 @@ HALF_OF_PARTS: tuple[str, ...] = (
 # of day: "won in 2:04:37", "a lap of 1:28.293", "winning time 2:08:13". Not after "as"
 # ("as of 10:30:00").
 ELAPSED_CLOCK_CUES: frozenset[str] = frozenset({
-    "in", "of", "time", "clocked", "timed", "ran", "finished", "lasted", "took", "duration",
-    "runtime", "record", "lap",
+    "in", "clocked", "timed", "ran", "finished", "lasted", "took", "duration", "runtime",
+    "record",
+})
+# With a fraction of a second ("a lap of 1:28.293"), or after a word of racing before
+# "time" ("winning time 2:08:13"), these cue it too; a plain "time of 09:00:00" is a
+# time of day.
+ELAPSED_FRACTION_CUES: frozenset[str] = frozenset({"of", "lap", "time"})
+RACE_TIME_WORDS: frozenset[str] = frozenset({
+    "winning", "finishing", "running", "total", "race", "lap", "chip", "gun", "elapsed",
 })
 
 # Month names and the abbreviations accepted in dates.

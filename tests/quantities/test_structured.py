@@ -292,7 +292,7 @@ def test_csv_with_metadata_lines_states_the_unit_of_its_values() -> None:
     # A column of dates or years takes no unit.
     assert cells["1951"].unit is None
     assert cells["1951"].record == cells["52.1514"].record != cells["52.0572"].record
-    # The row label is the row's cells that are not numbers.
+    # The row label is the row's first field of words, else its first that is no number.
     assert cells["0.88"].row == "2020-03-12"
     assert cells["52.0572"].row is None
     # A comment that is no pair and the header are prose.
@@ -305,7 +305,7 @@ def test_quoted_fields_hold_commas_and_tabs_separate_tsv() -> None:
     assert cells["Smith, J"].column == "name"
     assert cells['said ""hi""'].column == "note"
     assert cells["3.50"].column == "price (USD)"
-    assert cells["3.50"].row == 'Smith, J said "hi"'  # every field of words
+    assert cells["3.50"].row == "Smith, J"
     tsv = "city\tpopulation\tarea (km2)\nBerlin\t3645000\t891.8\nParis\t2161000\t105.4\n"
     cells = by_text(tsv, structured.read(tsv))
     assert cells["891.8"].column == "area (km2)"

@@ -70,8 +70,9 @@ def find(lines: Lines, records: Records) -> Region | None:
             break
         rows.append(fields)
         last += 1
-    # One row of two columns is too little to tell a table from two short lines of prose.
-    if not rows or (len(rows) < 2 and len(header) < 3):
+    # One row of two columns is too little to tell a table from two short lines of prose,
+    # and one row of pipes too little to tell it from a line of navigation.
+    if not rows or (len(rows) < 2 and (len(header) < 3 or delimiter == "|")):
         return None
     if not any(_DIGIT.search(f.text) for row in rows for f in row):
         return None

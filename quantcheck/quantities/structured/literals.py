@@ -200,8 +200,8 @@ class _Frame:
     owner: int = -1
 
 
-# What names an element of an array of objects: its short strings ("name": "Dana Ruiz",
-# "region": "Frankfurt"), at most this many of them, of at most this many words each.
+# What names an element of an array of objects: its short strings of words ("name": "Dana
+# Ruiz", "model": "Model 3"), at most this many of them, of at most this many words each.
 _LABEL_STRINGS = 3
 _LABEL_WORDS = 4
 _LETTER = re.compile(r"[^\W\d_]")
@@ -221,7 +221,6 @@ def _labelled(text: str, cells: list[Cell], elements: set[int]) -> list[Cell]:
             len(named) < _LABEL_STRINGS
             and len(words.split()) <= _LABEL_WORDS
             and _LETTER.search(words)
-            and not any(c.isdigit() for c in words)
         ):
             named.append(words)
     return [

@@ -68,14 +68,12 @@ def table_cells(
     found: list[Cell] = []
     for fields in rows:
         record = next(records)
-        # The row's label is every field of words in it, not only its first: a row keyed
-        # by a date and a city ("2024-01-14,Oslo,...") is Oslo's. The first says what
-        # kind of amount the row holds.
+        # The row's label is its first field of words, else its first that is not a
+        # number: a row keyed by a date and a city ("2024-01-14,Oslo,...") is Oslo's, one
+        # of a name and a manager ("Alice Chen,Bob Park,95000") Alice Chen's.
         texts = [f.text for f in fields if not is_number(f.text) and _ALPHANUMERIC.search(f.text)]
-        # ...of words: after the first, a field of digits ("135-145") names nothing
-        labels = texts[:1] + [text for text in texts[1:] if _LETTER.search(text)]
-        label = " ".join(labels) if labels else None
-        kind = _label_kind(labels[0] if labels else None)
+        label = next((text for text in texts if _LETTER.search(text)), texts[0] if texts else None)
+        kind = _label_kind(label)
         for index, field in enumerate(fields):
             if field.start == field.end:
                 continue
