@@ -437,3 +437,52 @@ def _marked_apart(claimed: Anchors, found: Anchors, theirs: Anchors) -> bool:
 
 def _same_cell(one: Mention, two: Mention) -> bool:
     return one.key is not None and one.key == two.key and one.record == two.record
+
+
+def phrase_before(text: str, start: int) -> str:
+    """The words before ``start`` back to where their phrase starts: "He was mayor from 2002
+    to 2010 and | governor from 2011 to 2015". A value in brackets takes the words before
+    the bracket ("Head coach (2007–2013)")."""
+    before = text[max(0, start - _PHRASE_REACH) : start]
+    if before.rstrip().endswith("("):
+        before = before.rstrip()[:-1]
+    return _PHRASE_START.split(before)[-1]
+
+
+def words_and_names(text: str) -> tuple[Anchors, Anchors]:
+    """The anchor words of the lower-case words of a text, and its capitalized words
+    (names). A first word is capitalized anyway: it is a name only where it is no function
+    word and can be read as nothing but a noun ("Smith coached", not "Head coach")."""
+    words: set[str] = set()
+    names: set[str] = set()
+    for number, word in enumerate(_NAME_WORD.findall(text)):
+        folded = word.casefold()
+        if word[0].isupper() and (number or _only_a_noun(folded)):
+            names.add(folded)
+        else:
+            words.update(anchor_words(word))
+    return frozenset(words), frozenset(names)
+
+
+def says_what(
+    claimed: tuple[Anchors, Anchors], phrase: tuple[Anchors, Anchors], *, by_name: bool = False
+) -> bool:
+    """Whether a phrase of the evidence speaks of what a claim does: it shares a lower-case
+    word with it (or, ``by_name``, a name), and names no one but whom the claim names, if
+    either names anyone. A name alone is too little where a phrase may name a person
+    without saying what the value is of ("Queen Victoria (1819–1901)" is no reign)."""
+    (said, names), (words, theirs) = claimed, phrase
+    if names and theirs and names.isdisjoint(theirs):
+        return False
+    return bool(said & words) or (by_name and bool(names & theirs))
+
+
+def _only_a_noun(word: str) -> bool:
+    if word in ANCHOR_UNWORDS:
+        return False
+    return lemmas.lemmas(word).keys() <= {"NOUN", "PROPN"}
+
+
+_PHRASE_REACH = 120
+_PHRASE_START = re.compile(r"[.!?;,()](?:\s|$)|[()|\n]|\b(?:and|but|while|then)\b")
+_NAME_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")

@@ -324,6 +324,9 @@ def _present(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _
     values = values_of(claim.text)
     if not values:
         return None
+    bounded = _bounded_in_another_unit(claim, evidence)
+    if bounded is not None:
+        return bounded
     per_value: list[list[_Found]] = []
     for value in values:
         found = [
@@ -352,6 +355,30 @@ def _present(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _
     every = [f for found in per_value for f in found]
     order = {d: n for n, d in enumerate(CLOSENESS)}
     return min(every, key=lambda f: order[f.difference] if f.difference else len(order))
+
+
+def _bounded_in_another_unit(
+    claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]
+) -> _Found | None:
+    """The claimed value as an evidence bound written in another unit ("1.1 kW" against
+    "up to 1,100 W"), or a claimed bound on a value the evidence states plainly so: the
+    digits differ, so only the value finds it."""
+    fact = claim.fact
+    if not has_unit(fact.category) or fact.relation is Relation.RANGE:
+        return None
+    for doc_id, index in evidence:
+        for mention in index.by_category.get(fact.category, ()):
+            other = mention.fact
+            if other.value != fact.value or mention.text == claim.text:
+                continue
+            plain_at_bound = fact.relation is Relation.EQ and other.relation in _INCLUSIVE
+            bound_at_plain = fact.relation in _INCLUSIVE and other.relation is Relation.EQ
+            if not (plain_at_bound and not claim.approximate) and not bound_at_plain:
+                continue
+            how = difference(claim, mention)
+            if how is not None and POLICY[how].accepted:
+                return _Found(doc_id, mention, None, how)
+    return None
 
 
 def difference(
@@ -598,23 +625,31 @@ _PERIOD_WORDS = {
     period: re.compile(rf"\b(?i:{words})\b")
     for period, words in {
         "hour": "hourly|hour|an hour|per hour",
-        "day": "daily|day|a day|per day|each day",
-        "week": "weekly|week|a week|per week",
-        "month": "monthly|month|a month|per month",
-        "year": "yearly|annual|annually|year|a year|per year|per annum",
+        "day": "daily|a day|per day|each day",
+        "week": "weekly|a week|per week|each week",
+        "month": "monthly|a month|per month|each month",
+        "year": "yearly|annual|annually|a year|per year|each year|per annum",
     }.items()
 }
-_SENTENCE_REACH = 120
-_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+_NEAR_REACH = 40
+_NEAR_WORDS = 3
+_NEAR_STOP = re.compile(r"[.,;:!?()\n]|\d")
 
 
 def _says_per(text: str, mention: Mention, words: re.Pattern[str]) -> bool:
-    """Whether the sentence of ``mention`` names the period ``words`` name."""
-    low = max(0, mention.span.start - _SENTENCE_REACH)
-    high = min(len(text), mention.span.end + _SENTENCE_REACH)
-    before = _SENTENCE_END.split(text[low : mention.span.start])[-1]
-    after = _SENTENCE_END.split(text[mention.span.end : high])[0]
-    return words.search(before) is not None or words.search(after) is not None
+    """Whether the words right around ``mention`` (at most three on each side, short of a
+    punctuation mark or another number) name the period ``words`` name: "2,000 mg once
+    daily", "the daily maximum is 4,000 mg"; not "1,000 mg, and the daily maximum..." nor
+    "500 mg on the first day". Data states a period by its keys, not here."""
+    if mention.key is not None:
+        return False
+    low = max(0, mention.span.start - _NEAR_REACH)
+    high = min(len(text), mention.span.end + _NEAR_REACH)
+    before = _NEAR_STOP.split(text[low : mention.span.start])[-1].split()[-_NEAR_WORDS:]
+    after = _NEAR_STOP.split(text[mention.span.end : high])[0].split()[:_NEAR_WORDS]
+    return any(words.fullmatch(word) for word in (*before, *after)) or bool(
+        words.search(" ".join(after[:2]))
+    )
 
 
 # From here on a bare number is specific enough to be the count it equals ("has shifted

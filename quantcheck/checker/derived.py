@@ -25,6 +25,13 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from functools import lru_cache
 
 from quantcheck.checker.anchored import worked_out
+from quantcheck.checker.anchors import (
+    anchor_words,
+    phrase_before,
+    says_what,
+    text_words,
+    words_and_names,
+)
 from quantcheck.checker.elapsed import elapsed
 from quantcheck.checker.index import EvidenceIndex
 from quantcheck.checker.periods import periods_agree
@@ -102,14 +109,14 @@ def derive(
         if found is not None:
             return found
     if fact.category.startswith(_FREQUENCY):
-        return _frequency(claim, index, agrees, companions)
+        return _frequency(claim, index, wording, companions)
     if fact.category == "multiple":
         return _ratio(claim, index, agrees)
     if fact.category == PERCENT:
         return (
             (_change(claim, index, agrees) if "change" in said else None)
             or _share(claim, index, agrees)
-            or _part_of_whole(index, agrees)
+            or _part_of_whole(claim, index, agrees, wording)
             or _anchored(claim, index, companions, _near_cues(wording, claim), agrees)
         )
     return (
@@ -377,7 +384,7 @@ _EVERY = re.compile(r"(?i:every)\s++$")
 
 
 def _frequency(
-    claim: Mention, index: EvidenceIndex, agrees: _Agrees, companions: Sequence[Mention]
+    claim: Mention, index: EvidenceIndex, wording: str, companions: Sequence[Mention]
 ) -> Derivation | None:
     """How often, from the interval the evidence states: "three times a day" for "every 8
     hours", "four times a year" for "every 3 months". Where the claim states what is
@@ -389,17 +396,28 @@ def _frequency(
     length = _PERIOD_LENGTHS.get(period)
     if length is None:
         return None
+    if index.by_category.get(category):
+        return None  # the evidence says how often itself ("up to 4 times a day")
     unit_category, size = length
+    said = words_and_names(wording)
     for mention in index.by_category.get(unit_category, ()):
         value = mention.fact.value
         if mention.fact.relation is not Relation.EQ or not isinstance(value, Decimal) or value <= 0:
             continue
         start = mention.span.start
-        if _EVERY.search(index.text, max(0, start - 12), start) is None:
+        every = _EVERY.search(index.text, max(0, start - 12), start)
+        if every is None:
             continue
         with localcontext(CONTEXT):
             times = Decimal(size) / value
-        if agrees(times) and (not stated or _said_with(index, mention, stated)):
+        # Exactly: "every 14 hours" is no "twice a day". What is done that often is said
+        # before the interval, of what the claim speaks of ("Acetaminophen is taken every
+        # 6 hours", not the ibuprofen of the sentence before).
+        if times != claim.fact.value or not says_what(
+            said, words_and_names(phrase_before(index.text, every.start())), by_name=True
+        ):
+            continue
+        if not stated or _said_with(index, mention, stated):
             shown = f"{format_decimal(times)} a {period}: every {mention.text}"
             return Derivation(shown, (mention,))
     return None
@@ -684,9 +702,17 @@ def _change(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation
     return None
 
 
-def _part_of_whole(index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
-    """A claimed percentage that prose states as a part of a whole, "10 of his 30 goals"
-    for "a third of his goals": two counts joined by "of" and at most two words."""
+def _part_of_whole(
+    claim: Mention, index: EvidenceIndex, agrees: _Agrees, wording: str
+) -> Derivation | None:
+    """A share the claim writes as a fraction ("a third of his goals") that prose states as
+    a part of a whole ("10 of his 30 goals"): two numbers joined by "of" and at most two
+    words, the second a count of a noun the claim names. A percentage written in digits
+    is what the evidence must state: any document has some "3 of the 12" for it."""
+    literal = claim.literal
+    if literal is None or literal.numerator != _PERCENT_OF_ONE or literal.denominator == 1:
+        return None
+    said = text_words(wording)
     for group in index.groups.values():
         counted = [
             m
@@ -699,8 +725,11 @@ def _part_of_whole(index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
             low, high = part.fact.value, whole.fact.value
             assert isinstance(low, Decimal)
             assert isinstance(high, Decimal)
+            noun = whole.fact.category.removeprefix(COUNT_PREFIX).removesuffix("]")
             if (
                 not 0 < low < high
+                or not whole.fact.category.startswith(COUNT_PREFIX)
+                or said.isdisjoint(anchor_words(noun))
                 or _PART_OF.fullmatch(index.text, part.span.end, whole.span.start) is None
             ):
                 continue
@@ -711,6 +740,8 @@ def _part_of_whole(index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
     return None
 
 
+# A share word's literal: the fraction's numerator, in hundredths over its denominator.
+_PERCENT_OF_ONE = Decimal(100)
 _PART_OF = re.compile(r"\s+(?:out\s+)?of\s+(?:[\w'’]+\s+){0,2}")
 
 

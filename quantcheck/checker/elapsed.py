@@ -19,12 +19,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_UP, Decimal, localcontext
 
-from quantcheck.checker.anchors import Anchors, text_words
+from quantcheck.checker.anchors import Anchors, phrase_before, says_what, words_and_names
 from quantcheck.checker.index import PERIOD, EvidenceIndex
-from quantcheck.quantities import dates, lemmas
+from quantcheck.quantities import dates
 from quantcheck.quantities.categories import COUNT_PREFIX, NUMBER
 from quantcheck.quantities.facts import CONTEXT, Mention, Relation
-from quantcheck.quantities.phrases import ANCHOR_UNWORDS
 
 _DAY_SECONDS = 86400
 # The year a span stated wholly without one is placed in, to count its days: a leap year,
@@ -133,48 +132,10 @@ def _stated_span(
         months = (int(high) - int(low)) * 12
         if months <= 0 or not _agrees(claim, Decimal(months)):
             continue
-        said = _content_and_names(wording) if said is None else said
-        words, names = _content_and_names(_own_words(index.text, mention))
-        if said[0] & words and not (said[1] and names and said[1].isdisjoint(names)):
+        said = words_and_names(wording) if said is None else said
+        if says_what(said, words_and_names(phrase_before(index.text, mention.span.start))):
             return Elapsed(f"{months} months, {mention.text}", (mention,))
     return None
-
-
-def _own_words(text: str, mention: Mention) -> str:
-    """The words before a span back to where its phrase starts: "He was mayor from 2002
-    to 2010 and | governor from 2011 to 2015". A span in brackets takes the words before
-    the bracket ("Head coach (2007–2013)")."""
-    low = max(0, mention.span.start - _OWN_REACH)
-    before = text[low : mention.span.start]
-    if before.rstrip().endswith("("):
-        before = before.rstrip()[:-1]
-    return _PHRASE_START.split(before)[-1]
-
-
-def _content_and_names(text: str) -> tuple[Anchors, Anchors]:
-    """The anchor words of the lower-case words of a text, and its capitalized words
-    (names). A first word is capitalized anyway: it is a name only where it is no function
-    word and can be read as nothing but a noun ("Smith coached", not "Head coach")."""
-    words: set[str] = set()
-    names: set[str] = set()
-    for number, word in enumerate(_WORD.findall(text)):
-        folded = word.casefold()
-        if word[0].isupper() and (number or _only_a_noun(folded)):
-            names.add(folded)
-        else:
-            words.update(text_words(word))
-    return frozenset(words), frozenset(names)
-
-
-def _only_a_noun(word: str) -> bool:
-    if word in ANCHOR_UNWORDS:
-        return False
-    return lemmas.lemmas(word).keys() <= {"NOUN", "PROPN"}
-
-
-_OWN_REACH = 120
-_PHRASE_START = re.compile(r"[.!?;,()](?:\s|$)|[()\n]|\b(?:and|but|while|then)\b|\d")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
 def _moments(

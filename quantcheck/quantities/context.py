@@ -14,6 +14,7 @@ from quantcheck.quantities.facts import Relation
 from quantcheck.quantities.phrases import (
     LIMIT_NOUN_BREAKS,
     LIMIT_NOUNS,
+    NEGATED_AMOUNT_VERBS,
     PRICE_PERIOD_ADVERBS,
     PRICE_PERIODS,
 )
@@ -75,18 +76,15 @@ def read_context(scan: str, start: int, *, allow_bound: bool) -> Context:
         negated = cues[-1].start() >= predicate_start
     if negated and relation in _NEGATED_STRICT and bound is not None:
         # "must not take more than 3 g", "did not fall below 5%": a strict comparative
-        # right after its negation, or a verb after it, is the inclusive bound the other way, as "no
-        # more than" is.
+        # right after its negation, or after a verb of an amount, is the inclusive bound
+        # the other way, as "no more than" is.
         between = scan[cues[-1].end() : fact_start].split()
-        if len(between) <= _NEGATION_REACH:
+        if not between or (len(between) == 1 and between[0].casefold() in NEGATED_AMOUNT_VERBS):
             relation, negated = _NEGATED_STRICT[relation], False
     return Context(fact_start, relation, approximate, negated)
 
 
 _NEGATED_STRICT = {Relation.GT: Relation.LE, Relation.LT: Relation.GE}
-# Words between a negation and the comparative it turns: "must not | take | more than";
-# two ("do not store probes above 25 °C") leave the negation for review.
-_NEGATION_REACH = 1
 
 
 def after_change_word(scan: str, start: int, *, from_written: bool = True) -> bool:

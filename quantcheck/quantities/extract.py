@@ -49,6 +49,7 @@ from quantcheck.quantities.context import (
 )
 from quantcheck.quantities.date_ranges import period_ranges
 from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, SetAside, Span
+from quantcheck.quantities.lemmas import lemmas
 from quantcheck.quantities.listings import Listing
 from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
 from quantcheck.quantities.phrases import (
@@ -97,7 +98,14 @@ _PER_TIME = re.compile(
 )
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
 # A glued "x" before a capitalized name or a number: a count of items ("2x Intel Xeon").
-_COUNT_MARK = re.compile(r"[x×]\s++(?:[A-Z]|\d)")
+_COUNT_MARK = re.compile(r"[x×][ \t]++(?:\d|(?P<name>[A-Z][\w+\-]*+))")
+# Where a list item starts: a line, a key's colon, a comma or a bullet before the count.
+_LIST_ITEM_START = re.compile(r"(?:^|[\n:,;•*(\-])[ \t]*$")
+# "an hour and " before "a half": one of a unit, then its fraction (see _one_and_a_fraction).
+_ONE_UNIT_AND = re.compile(
+    rf"\b(?:[Aa]n?|[Oo]ne)\s++(?P<unit>{patterns.UNIT})\s++and\s++(?:an?\s++)?$"
+)
+_ONE_AND_REACH = 40
 _SECOND_FRACTION = re.compile(r"\.\d{1,3}(?!\d)")
 _DIGIT_AHEAD = re.compile(r"\s*+(?:[A-Za-z]++\s++){0,2}\d")
 _SCALE_AHEAD = re.compile(r"\s*(?i:thousand|million|billion|trillion)\b")
@@ -436,10 +444,12 @@ class _Reader:
         """ "two-thirds of voters", "half of respondents": the share as a percentage, to
         the precision a fraction word is used with (a tenth of the fraction's step: "a
         third" reads as 31.7% to 35%, "half" as 47.5% to 52.5%)."""
+        before = previous_words(self.scan, m.start(), count=1)
+        if before in (["and"], ["a"], ["an"]):
+            return self._one_and_a_fraction(m)
         if m["sh_half"] is not None:
             numerator, denominator = 1, 2
-            before = previous_words(self.scan, m.start(), count=1)
-            if before and before[0].casefold() in HALF_OF_PARTS:
+            if before and before[0] in HALF_OF_PARTS:
                 return False
         else:
             numerator = SHARE_NUMERATORS[m["sh_n"].casefold()]
@@ -456,6 +466,24 @@ class _Reader:
         )
         end = m.end() if m["sh_of"] is None else m.start("sh_of")
         self._single(m.start(), end, Number(Decimal(numerator), -1), Decimal(1), unit)
+        return True
+
+    def _one_and_a_fraction(self, m: re.Match[str]) -> bool:
+        """ "an hour and a half", "a day and a half", "one year and a quarter": one of a
+        unit and a fraction of it (1.5 hours), not a share."""
+        low = max(0, m.start() - _ONE_AND_REACH)
+        one = _ONE_UNIT_AND.search(self.scan, low, m.start())
+        if one is None:
+            return False
+        word = (m["sh_d"] or m["sh_half"] or "").casefold()
+        fraction = Decimal(FRACTION_WORDS.get(word.removesuffix("s"), "0"))
+        if not fraction:
+            return False
+        value = 1 + fraction
+        exponent = value.as_tuple().exponent
+        assert isinstance(exponent, int)
+        end = m.end() if m["sh_of"] is None else m.start("sh_of")
+        self._single(one.start(), end, Number(value, exponent), Decimal(1), _unit(one["unit"]))
         return True
 
     def _multiple(self, m: re.Match[str]) -> bool:
@@ -557,11 +585,7 @@ class _Reader:
         if m["q_num2"] is None:
             if unit1 is not None and (lookalike := self._scale_lookalike(m)) is not None:
                 scale1, unit1 = lookalike, None
-            if (
-                unit1 is not None
-                and unit1.category == "multiple"
-                and _COUNT_MARK.match(self.scan, m.start("q_unit1"))
-            ):
+            if unit1 is not None and unit1.category == "multiple" and self._count_mark(m):
                 # "2x Intel Xeon", "4x SFP+ ports": a spec sheet's count, not a multiple
                 unit1 = units.Unit(name=NUMBER, category=NUMBER)
             if unit1 is None:
@@ -624,6 +648,17 @@ class _Reader:
         if noun is None or not noun.plural:
             return None
         return units.SCALE_LOOKALIKES[symbol]
+
+    def _count_mark(self, m: re.Match[str]) -> bool:
+        """Whether a glued "x" counts items of a list ("Processors: 2x Intel Xeon", "8x
+        32GB"): at the start of a line or a list item, before a number or a name no
+        dictionary holds, without digits ("Xeon", "NVMe"); not "3x Optical Zoom", "30x
+        H100 performance" nor "2x Daily"."""
+        mark = _COUNT_MARK.match(self.scan, m.start("q_unit1"))
+        if mark is None or not _LIST_ITEM_START.search(self.scan, max(0, m.start() - 3), m.start()):
+            return False
+        name = mark["name"]
+        return name is None or (not any(c.isdigit() for c in name) and not lemmas(name.casefold()))
 
     def _unitless_single(
         self, m: re.Match[str], number: Number, scale: Decimal, tail: Relation | None

@@ -17,12 +17,12 @@ from quantcheck.quantities.facts import Span
 from quantcheck.quantities.lemmas import lemmas
 from quantcheck.quantities.numbers import EXPONENT
 from quantcheck.quantities.phrases import (
+    AGE_GROUP_PLURALS,
     IDENTIFIER_ALIASES,
     INTERVAL_WORDS,
     MONTHS,
     MULTIPLIER_WORDS,
     NOT_NAMES,
-    PLURAL_NAMES,
     SMALL_NUMBER_WORDS,
     TENS_WORDS,
 )
@@ -97,13 +97,11 @@ def is_name(word: str, *, opens_sentence: bool = False) -> bool:
     ):
         return False
     folded = base.casefold()
+    if folded in AGE_GROUP_PLURALS:
+        return False  # "Adults 65 and older" is an age, not the code ADULTS65
     readings = lemmas(folded)
     if not readings:
         return True
-    if folded not in readings.get("NOUN", (folded,)) and folded not in PLURAL_NAMES:
-        # A plural names people or things, not one product: "Adults 65 and older",
-        # "Children 12 and under", "Ravens 13-0"
-        return False
     if opens_sentence:
         return readings.keys() <= {"NOUN", "PROPN"}
     return "NOUN" in readings or "PROPN" in readings

@@ -49,6 +49,18 @@ BOUND_PHRASES: dict[Relation, tuple[str, ...]] = {
     ),
 }
 
+# Verbs of an amount that may stand between a negation and the comparative it turns into
+# the inclusive bound the other way: "must not take more than 3 g", "did not rise above
+# 5%". Others ("do not store probes above 25 °C", "not much above 2%") leave the negation
+# to the negation rule.
+NEGATED_AMOUNT_VERBS: frozenset[str] = frozenset({
+    "be", "is", "are", "was", "were", "go", "goes", "went", "take", "takes", "took", "get",
+    "gets", "got", "rise", "rises", "rose", "risen", "fall", "falls", "fell", "fallen", "grow",
+    "grew", "climb", "climbed", "drop", "dropped", "reach", "reached", "cost", "costs",
+    "weigh", "weighs", "last", "lasts", "run", "runs", "use", "uses", "need", "needs",
+    "require", "requires", "pay", "pays", "spend", "spends", "earn", "earns",
+})
+
 # Nouns of a limit that bound a value a few words later in their clause, where the bound
 # phrases above must touch the number: "a minimum opening deposit of $500", "Maximum
 # loan-to-value 95%". "max" and "min" are left out: a name ("Max"), and minutes.
@@ -176,9 +188,14 @@ IDENTIFIER_ALIASES: dict[str, tuple[str, ...]] = {
     "COVID19": ("COVID", "coronavirus", "novel coronavirus", "coronavirus disease"),
 }
 
-# Plural words that do name one product or series before a number ("Windows 11"): other
-# plurals before a number name people or things ("Adults 65", "Children 12").
-PLURAL_NAMES: frozenset[str] = frozenset({"windows", "teams", "sims", "jobs", "games"})
+# Plurals of people before a number, which state an age rather than name a product or a
+# series: "Adults 65 and older", "Children 12 and under" (while "Terminals 2 and 3",
+# "Warriors 112" and "Windows 11" are names).
+AGE_GROUP_PLURALS: frozenset[str] = frozenset({
+    "adults", "children", "seniors", "infants", "toddlers", "teens", "teenagers",
+    "adolescents", "kids", "women", "men", "girls", "boys", "patients", "people", "persons",
+    "youths", "students", "workers", "employees", "residents",
+})
 
 # Capitalized words that are never the name part of an identifier such as "Kafka 3.7":
 # a capital at the start of a sentence makes them look like names.
@@ -506,9 +523,10 @@ SHARE_DENOMINATORS: dict[str, int] = {
     "eighth": 8, "eighths": 8, "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10,
 }
 # Words right before "half of" that make it a part of a period or a thing rather than a
-# share: "the second half of the season", "the other half of the deal".
+# share: "the second half of the season", "the other half of the deal", the "a half" of
+# "a day and a half of leave".
 HALF_OF_PARTS: tuple[str, ...] = (
-    "the", "first", "second", "1st", "2nd", "other", "latter", "former", "back", "front",
+    "a", "the", "first", "second", "1st", "2nd", "other", "latter", "former", "back", "front",
     "top", "bottom", "upper", "lower", "northern", "southern", "eastern", "western",
     "better",
 )
