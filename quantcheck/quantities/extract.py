@@ -99,6 +99,8 @@ _PER_TIME = re.compile(
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
 # A glued "x" before a capitalized name or a number: a count of items ("2x Intel Xeon").
 _COUNT_MARK = re.compile(r"[x×][ \t]++(?:\d|(?P<name>[A-Z][\w+\-]*+))")
+# A count of items a list gives with a glued "x": a whole number below 100.
+_FEW_ITEMS = re.compile(r"[1-9]\d?")
 # Where a list item starts: a line, a key's colon, a comma or a bullet before the count.
 _LIST_ITEM_START = re.compile(r"(?:^|[\n:,;•*(\-])[ \t]*$")
 # "an hour and " before "a half": one of a unit, then its fraction (see _one_and_a_fraction).
@@ -651,12 +653,14 @@ class _Reader:
 
     def _count_mark(self, m: re.Match[str]) -> bool:
         """Whether a glued "x" counts items of a list ("Processors: 2x Intel Xeon", "8x
-        32GB"): at the start of a line or a list item, before a number or a name no
-        dictionary holds, without digits ("Xeon", "NVMe"); not "3x Optical Zoom", "30x
-        H100 performance" nor "2x Daily"."""
+        32GB"): a whole number under 100 at the start of a line or a list item, before a
+        number or a name no dictionary holds, without digits ("Xeon", "NVMe"); not "3x
+        Optical Zoom", "30x H100 performance", "2x Daily" nor a dimension "293.3 x 190.7"."""
         mark = _COUNT_MARK.match(self.scan, m.start("q_unit1"))
         if mark is None or not _LIST_ITEM_START.search(self.scan, max(0, m.start() - 3), m.start()):
             return False
+        if not _FEW_ITEMS.fullmatch(m["q_num1"]):
+            return False  # "293.3 x 190.7 x 6.9 mm", "1840 x 2944": dimensions
         name = mark["name"]
         return name is None or (not any(c.isdigit() for c in name) and not lemmas(name.casefold()))
 
