@@ -36,6 +36,7 @@ from quantcheck.checker.anchors import (
 )
 from quantcheck.checker.derived import derive
 from quantcheck.checker.derived import pair as derived_pair
+from quantcheck.checker.earlier import claims_now, said_as_earlier
 from quantcheck.checker.index import PERIOD, PLAIN, EvidenceIndex, family
 from quantcheck.checker.model import Binding, FactCheck, MatchKind
 from quantcheck.checker.periods import period_match, periods_agree
@@ -118,9 +119,13 @@ def find_support(
         return None if claimed is None else _binding(claim, mention, index, claimed, companions)
 
     claimed_per = _price_period(claim, wording)
+    now = claims_now(wording)
     for doc_id, index in evidence:
         for candidate, kind in _candidates(claim, index):
-            if not periods_agree(claim, candidate):
+            if not periods_agree(claim, candidate) or (
+                now and said_as_earlier(candidate, index.text)
+            ):
+                # "$268 million a year earlier" is no reading of this year's $268 million
                 elsewhere = elsewhere or (doc_id, candidate)
                 continue
             if claimed_per is not None and _price_period(candidate, index.text) not in (

@@ -546,6 +546,31 @@ RACE_TIME_WORDS: frozenset[str] = frozenset({
     "winning", "finishing", "running", "total", "race", "lap", "chip", "gun", "elapsed",
 })
 
+# Words right before an evidence value that give it for an earlier time, as the other
+# side of a comparison: "compared with $268 million", "up from 4.1%" (see
+# checker/earlier.py).
+EARLIER_BEFORE: tuple[str, ...] = (
+    "compared with", "compared to", "versus", "vs", "vs.", "up from", "down from",
+    "against", "from a year-earlier", "from the year-earlier",
+)
+# Words right after an evidence value that date it back: "$268 million a year earlier".
+EARLIER_AFTER: tuple[str, ...] = (
+    "a year earlier", "a year ago", "a year before", "the year before", "last year",
+    "the previous year", "the prior year", "in the previous year", "in the prior year",
+    "in the prior-year period", "in the prior-year quarter", "in the year-ago quarter",
+    "in the year-ago period", "a quarter earlier", "the previous quarter",
+    "in the previous quarter", "the prior quarter", "a month earlier", "last month",
+    "the previous month",
+)
+# Words of a claim that speak of an earlier time or compare, so that it may quote the
+# earlier side of a comparison.
+EARLIER_CLAIM_WORDS: tuple[str, ...] = (
+    "earlier", "ago", "last", "previous", "previously", "prior", "before", "from",
+    "compared", "versus", "vs", "against", "than", "up", "down", "rose", "fell", "grew",
+    "increased", "decreased", "declined", "dropped", "climbed", "jumped", "year-ago",
+    "year-earlier", "prior-year", "used to",
+)
+
 # Month names and the abbreviations accepted in dates.
 MONTHS: dict[str, int] = {
     "January": 1, "Jan": 1, "February": 2, "Feb": 2, "March": 3, "Mar": 3, "April": 4,

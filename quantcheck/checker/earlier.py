@@ -1,0 +1,49 @@
+"""Values an evidence sentence gives for an earlier time than its own: the comparison.
+
+"Net income was $312 million, compared with $268 million a year earlier": the $268
+million is last year's, and "net income was $268 million" is not what the evidence says
+of now. A value is earlier when the words right before it compare ("compared with",
+"up from", "versus") or the words right after it date it back ("a year earlier", "last
+year", "in the prior-year quarter"). A claim that itself speaks of an earlier time or a
+comparison (`phrases.EARLIER_CLAIM_WORDS`) may still be supported by it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from quantcheck.quantities.facts import Mention
+from quantcheck.quantities.phrases import EARLIER_AFTER, EARLIER_BEFORE, EARLIER_CLAIM_WORDS
+
+
+def _alternation(phrases: tuple[str, ...]) -> str:
+    ordered = sorted(phrases, key=len, reverse=True)  # "vs." before "vs"
+    return "|".join(re.escape(phrase).replace(r"\ ", r"\s+") for phrase in ordered)
+
+
+# Right before the value, at most a hedge between: "compared with (about) $268 million".
+_BEFORE = re.compile(
+    rf"\b(?i:{_alternation(EARLIER_BEFORE)})\s+(?:(?i:about|roughly|around|nearly)\s+)?$"
+)
+# Right after it, past a restated figure ("or $1.25 per diluted share,") at most.
+_AFTER = re.compile(
+    r"^(?:\s*,?\s*(?i:or)\s+[^,;.]{1,40},)?\s*,?\s*"
+    rf"(?i:{_alternation(EARLIER_AFTER)})\b"
+)
+_CLAIM = re.compile(rf"\b(?i:{_alternation(EARLIER_CLAIM_WORDS)})\b")
+_REACH = 60
+
+
+def claims_now(wording: str) -> bool:
+    """Whether a claim speaks of no earlier time and makes no comparison."""
+    return _CLAIM.search(wording) is None
+
+
+def said_as_earlier(mention: Mention, text: str) -> bool:
+    """Whether the prose around an evidence value gives it for an earlier time."""
+    if mention.key is not None or mention.period is not None:
+        return False  # data states periods by its keys; a dated value by its date
+    start, end = mention.span.start, mention.span.end
+    if _BEFORE.search(text, max(0, start - _REACH), start) is not None:
+        return True
+    return _AFTER.match(text[end : end + _REACH]) is not None
