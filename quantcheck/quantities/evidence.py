@@ -484,6 +484,16 @@ def _unit_in_key(key: str) -> units.Unit | None:
         # "battery_mah", "energy_kcal", "peak_brightness_nits": a unit no table lists,
         # which such a key names as plainly as "weight_g" does grams.
         unit = _unit_named(last, as_written=True)
+    if (
+        unit is None
+        and len(words) == 1
+        and not key.islower()
+        and (written := written_units.as_written(key))
+    ):
+        # "vCPUs: 4", "RPM: 7200": a key of one word with a capital that, after a number,
+        # would be read as a unit no table lists ("4 vCPUs") names that unit for its
+        # value; a lower-case one is a key's name more often ("spec", "ref")
+        unit = written.unit
     return unit
 
 
