@@ -22,6 +22,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
 
 from quantcheck.quantities import lemmas, units
@@ -351,7 +352,7 @@ class DocumentAnchors:
         if by_word is None:
             by_word = self._by_word[category] = {}
             for mention in self.by_category.get(category, ()):
-                if _names_something(mention):
+                if _names_something(mention) or _is_share_word(mention):
                     continue
                 for word in self.of(mention):
                     by_word.setdefault(word, []).append(mention)
@@ -386,6 +387,16 @@ class DocumentAnchors:
         if mention.row is not None:
             found |= key_words(mention.row)
         return found
+
+
+def _is_share_word(mention: Mention) -> bool:
+    """Whether a percentage is a share written as a fraction ("over two-thirds of the
+    increase"): a loose description, never a rival of a figure the text states."""
+    literal = mention.literal
+    return literal is not None and literal.numerator == _HUNDRED and literal.denominator != 1
+
+
+_HUNDRED = Decimal(100)
 
 
 def _names_something(mention: Mention) -> bool:

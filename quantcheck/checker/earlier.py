@@ -2,8 +2,8 @@
 
 "Net income was $312 million, compared with $268 million a year earlier": the $268
 million is last year's, and "net income was $268 million" is not what the evidence says
-of now. A value is earlier when the words right before it compare ("compared with",
-"up from", "versus") or the words right after it date it back ("a year earlier", "last
+of now. A value is earlier when the words right before it say it was left behind ("up
+from", "down from") or the words right after it date it back ("a year earlier", "last
 year", "in the prior-year quarter"). A claim that itself speaks of an earlier time or a
 comparison (`phrases.EARLIER_CLAIM_WORDS`) may still be supported by it.
 """
@@ -27,9 +27,10 @@ _BEFORE = re.compile(
 )
 # Right after it, past a restated figure ("or $1.25 per diluted share,") at most.
 _AFTER = re.compile(
-    r"^(?:\s*,?\s*(?i:or)\s+[^,;.]{1,40},)?\s*,?\s*"
+    r"^(?:\s*,?\s*(?i:or)\s+[^,;]{1,40}?,)?\s*,?\s*"
     rf"(?i:{_alternation(EARLIER_AFTER)})\b"
 )
+_FROM = re.compile(r"(?i:from)\s+")
 _CLAIM = re.compile(rf"\b(?i:{_alternation(EARLIER_CLAIM_WORDS)})\b")
 _REACH = 60
 
@@ -44,6 +45,9 @@ def said_as_earlier(mention: Mention, text: str) -> bool:
     if mention.key is not None or mention.period is not None:
         return False  # data states periods by its keys; a dated value by its date
     start, end = mention.span.start, mention.span.end
-    if _BEFORE.search(text, max(0, start - _REACH), start) is not None:
+    # A change's first value is spanned with its "from" ("up from 200 MB").
+    opening = _FROM.match(mention.text)
+    stop = start + (opening.end() if opening is not None else 0)
+    if _BEFORE.search(text, max(0, start - _REACH), stop) is not None:
         return True
     return _AFTER.match(text[end : end + _REACH]) is not None

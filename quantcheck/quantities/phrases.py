@@ -546,12 +546,12 @@ RACE_TIME_WORDS: frozenset[str] = frozenset({
     "winning", "finishing", "running", "total", "race", "lap", "chip", "gun", "elapsed",
 })
 
-# Words right before an evidence value that give it for an earlier time, as the other
-# side of a comparison: "compared with $268 million", "up from 4.1%" (see
-# checker/earlier.py).
+# Words right before an evidence value that give it for an earlier time: "up from 4.1%"
+# (see checker/earlier.py). "compared with" and "versus" compare sizes and places as
+# often as times ("250 calories, compared with 190 for the 12-ounce size"): they count
+# only with a time after the value ("compared with $268 million a year earlier").
 EARLIER_BEFORE: tuple[str, ...] = (
-    "compared with", "compared to", "versus", "vs", "vs.", "up from", "down from",
-    "against", "from a year-earlier", "from the year-earlier",
+    "up from", "down from", "from a year-earlier", "from the year-earlier",
 )
 # Words right after an evidence value that date it back: "$268 million a year earlier".
 EARLIER_AFTER: tuple[str, ...] = (
