@@ -63,6 +63,8 @@ def table_cells(
     records: Records,
 ) -> list[Cell]:
     """One cell per non-empty field of every row."""
+    rows = [list(fields) for fields in rows]
+    caption = caption or _corner_caption(header, rows)
     columns = [_Column(name, caption) for name in header]
     unnamed = _Column("", caption)
     found: list[Cell] = []
@@ -94,6 +96,18 @@ def table_cells(
                 )
             )
     return found
+
+
+def _corner_caption(header: Sequence[str], rows: Sequence[Sequence[Field]]) -> Statement | None:
+    """What the header of a column of labels states for the whole table: a statement
+    table has its scale in the corner, "| ($ millions, except per share) | Q2 2024 |"."""
+    for index, name in enumerate(header):
+        if not name or any(index < len(row) and is_number(row[index].text) for row in rows):
+            continue
+        said = caption_statement(name)
+        if said is not None:
+            return said
+    return None
 
 
 def caption_before(text: str, start: int) -> Statement | None:
