@@ -189,7 +189,7 @@ def find_support(
             other_period=candidate.period,
             difference=Difference.OTHER_PERIOD,
         )
-    found = _present(claim, evidence)
+    found = _present(claim, evidence, now=now)
     if found is None:
         return FactCheck(claim, matched=False)
     if found.difference is Difference.OTHER_SIGN and _DECREASE.search(_near(wording, claim)):
@@ -317,7 +317,9 @@ def _binding(
 # --- value first: what the evidence holds of a claim's numbers ---------------------------
 
 
-def _present(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _Found | None:
+def _present(
+    claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]], *, now: bool = False
+) -> _Found | None:
     """How the evidence holds the claim's numbers when no fact supports it: the closest
     difference, an accepted one where every number has one; None when some number of the
     claim is written nowhere in the evidence."""
@@ -329,7 +331,7 @@ def _present(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _
     values = values_of(claim.text)
     if not values:
         return None
-    bounded = _bounded_in_another_unit(claim, evidence)
+    bounded = _bounded_in_another_unit(claim, evidence, now=now)
     if bounded is not None:
         return bounded
     per_value: list[list[_Found]] = []
@@ -363,7 +365,7 @@ def _present(claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]) -> _
 
 
 def _bounded_in_another_unit(
-    claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]]
+    claim: Mention, evidence: Sequence[tuple[str, EvidenceIndex]], *, now: bool
 ) -> _Found | None:
     """The claimed value as an evidence bound written in another unit ("1.1 kW" against
     "up to 1,100 W"), or a claimed bound on a value the evidence states plainly so: the
@@ -379,6 +381,8 @@ def _bounded_in_another_unit(
             plain_at_bound = fact.relation is Relation.EQ and other.relation in _INCLUSIVE
             bound_at_plain = fact.relation in _INCLUSIVE and other.relation is Relation.EQ
             if not (plain_at_bound and not claim.approximate) and not bound_at_plain:
+                continue
+            if now and said_as_earlier(mention, index.text):
                 continue
             how = difference(claim, mention)
             if how is not None and POLICY[how].accepted:

@@ -21,16 +21,24 @@ def _alternation(phrases: tuple[str, ...]) -> str:
     return "|".join(re.escape(phrase).replace(r"\ ", r"\s+") for phrase in ordered)
 
 
-# Right before the value, at most a hedge between: "compared with (about) $268 million".
+# Right before the value, at most a hedge between, after a comma or a verb of being:
+# "$312 million, up from (about) $268 million", "is down from 4.1%" (not "the trail runs
+# down from 2,000 m").
 _BEFORE = re.compile(
-    rf"\b(?i:{_alternation(EARLIER_BEFORE)})\s+(?:(?i:about|roughly|around|nearly)\s+)?$"
+    r"(?:[,;(—–]|\b(?i:is|was|are|were))\s*"
+    rf"(?i:{_alternation(EARLIER_BEFORE)})\s+(?:(?i:about|roughly|around|nearly)\s+)?$"
 )
-# Right after it, past a restated figure ("or $1.25 per diluted share,") at most.
+# Right after it, past a short restatement ("or $1.25 per diluted share,", "per diluted
+# share,") at most; not "last year's", which starts a clause of its own.
 _AFTER = re.compile(
-    r"^(?:\s*,?\s*(?i:or)\s+[^,;]{1,40}?,)?\s*,?\s*"
-    rf"(?i:{_alternation(EARLIER_AFTER)})\b"
+    r"^(?:\s*,?\s*[^,;]{1,40}?,)?\s*,?\s*"
+    rf"(?i:{_alternation(EARLIER_AFTER)})\b(?!['’]s)"
 )
 _FROM = re.compile(r"(?i:from)\s+")
+_DATED = re.compile(
+    r"\s*,?\s*(?i:in|for|on|during)\s+(?:(?i:the)\s+)?"
+    r"(?:[A-Z][a-z]+\b|\d{4}\b|(?i:first|second|third|fourth)\s+(?i:quarter|half)\b|Q[1-4]\b)"
+)
 _CLAIM = re.compile(rf"\b(?i:{_alternation(EARLIER_CLAIM_WORDS)})\b")
 _REACH = 60
 
@@ -49,5 +57,6 @@ def said_as_earlier(mention: Mention, text: str) -> bool:
     opening = _FROM.match(mention.text)
     stop = start + (opening.end() if opening is not None else 0)
     if _BEFORE.search(text, max(0, start - _REACH), stop) is not None:
-        return True
+        # ...unless a date follows that places it: "down from 3.1% in May"
+        return _DATED.match(text, end, end + _REACH) is None
     return _AFTER.match(text[end : end + _REACH]) is not None

@@ -188,6 +188,7 @@ def _read_cells(
 
 
 _LETTERS = re.compile(r"[^\W\d_]")
+_COUNTED_KEY = re.compile(r"(?=\w*[A-Z])[A-Za-z]+s|[A-Z]{3,}")
 _KeyUnits = dict[tuple[tuple[str, ...], str | None, units.Unit | None], units.Unit]
 _StatedUnits = list[tuple[tuple[str, ...], int | None, units.Unit]]
 
@@ -487,12 +488,13 @@ def _unit_in_key(key: str) -> units.Unit | None:
     if (
         unit is None
         and len(words) == 1
-        and not key.islower()
+        and _COUNTED_KEY.fullmatch(key) is not None
         and (written := written_units.as_written(key))
     ):
-        # "vCPUs: 4", "RPM: 7200": a key of one word with a capital that, after a number,
-        # would be read as a unit no table lists ("4 vCPUs") names that unit for its
-        # value; a lower-case one is a key's name more often ("spec", "ref")
+        # "vCPUs: 4", "RPM: 7200": a key of one word, a plural with a capital or three
+        # capitals, that after a number would be read as a unit no table lists ("4
+        # vCPUs") names that unit for its value; other keys are names more often
+        # ("spec", "YoY")
         unit = written.unit
     return unit
 

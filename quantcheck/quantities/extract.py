@@ -105,7 +105,7 @@ _FEW_ITEMS = re.compile(r"[1-9]\d?")
 _LIST_ITEM_START = re.compile(r"(?:^|[\n:,;•*(\-])[ \t]*$")
 # "an hour and " before "a half": one of a unit, then its fraction (see _one_and_a_fraction).
 _ONE_UNIT_AND = re.compile(
-    rf"\b(?:[Aa]n?|[Oo]ne)\s++(?P<unit>{patterns.UNIT})\s++and\s++(?:an?\s++)?$"
+    rf"(?<![\w-])(?:[Aa]n?|[Oo]ne)\s++(?P<unit>{patterns.UNIT})\s++and\s++(?:an?\s++)?$"
 )
 _ONE_AND_REACH = 40
 _SECOND_FRACTION = re.compile(r"\.\d{1,3}(?!\d)")
@@ -481,6 +481,8 @@ class _Reader:
         fraction = Decimal(FRACTION_WORDS.get(word.removesuffix("s"), "0"))
         if not fraction:
             return False
+        if m["sh_n"] is not None:
+            fraction *= SHARE_NUMERATORS[m["sh_n"].casefold()]  # "an hour and three quarters"
         value = 1 + fraction
         exponent = value.as_tuple().exponent
         assert isinstance(exponent, int)

@@ -565,8 +565,8 @@ EARLIER_AFTER: tuple[str, ...] = (
 # Words of a claim that speak of an earlier time or compare, so that it may quote the
 # earlier side of a comparison.
 EARLIER_CLAIM_WORDS: tuple[str, ...] = (
-    "earlier", "ago", "last", "previous", "previously", "prior", "before", "from",
-    "compared", "versus", "vs", "against", "than", "up", "down", "rose", "fell", "grew",
+    "earlier", "ago", "last", "previous", "previously", "prior", "before", "up from",
+    "down from", "compared", "versus", "vs", "against", "than", "rose", "fell", "grew",
     "increased", "decreased", "declined", "dropped", "climbed", "jumped", "year-ago",
     "year-earlier", "prior-year", "used to",
 )

@@ -99,15 +99,12 @@ def table_cells(
 
 
 def _corner_caption(header: Sequence[str], rows: Sequence[Sequence[Field]]) -> Statement | None:
-    """What the header of a column of labels states for the whole table: a statement
-    table has its scale in the corner, "| ($ millions, except per share) | Q2 2024 |"."""
-    for index, name in enumerate(header):
-        if not name or any(index < len(row) and is_number(row[index].text) for row in rows):
-            continue
-        said = caption_statement(name)
-        if said is not None:
-            return said
-    return None
+    """What the header of the first column, one of labels, states for the whole table: a
+    statement table has its scale in the corner, "| ($ millions, except per share) |
+    Q2 2024 |"."""
+    if not header or not header[0] or any(row and is_number(row[0].text) for row in rows):
+        return None
+    return caption_statement(header[0])
 
 
 def caption_before(text: str, start: int) -> Statement | None:
