@@ -13,7 +13,13 @@ from __future__ import annotations
 import re
 
 from quantcheck.quantities.facts import Mention
-from quantcheck.quantities.phrases import EARLIER_AFTER, EARLIER_BEFORE, EARLIER_CLAIM_WORDS
+from quantcheck.quantities.phrases import (
+    CHANGE_ADVERBS,
+    CHANGE_WORDS,
+    EARLIER_AFTER,
+    EARLIER_BEFORE,
+    EARLIER_CLAIM_WORDS,
+)
 
 
 def _alternation(phrases: tuple[str, ...]) -> str:
@@ -39,7 +45,13 @@ _DATED = re.compile(
     r"\s*,?\s*(?i:in|for|on|during)\s+(?:(?i:the)\s+)?"
     r"(?:[A-Z][a-z]+\b|\d{4}\b|(?i:first|second|third|fourth)\s+(?i:quarter|half)\b|Q[1-4]\b)"
 )
-_CLAIM = re.compile(rf"\b(?i:{_alternation(EARLIER_CLAIM_WORDS)})\b")
+# A claim that compares: an earlier time, a verb of change ("rises to 35 cents from 32"),
+# or "from" before a number.
+_CHANGE_VERBS = tuple(word for word in CHANGE_WORDS if word not in CHANGE_ADVERBS)
+_CLAIM = re.compile(
+    rf"\b(?i:{_alternation(EARLIER_CLAIM_WORDS + _CHANGE_VERBS)})\b"
+    r"|\b(?i:from)\s+(?:(?i:about|roughly|around|nearly)\s+)?[$€£¥]?\d"
+)
 _REACH = 60
 
 
