@@ -352,7 +352,7 @@ class DocumentAnchors:
         if by_word is None:
             by_word = self._by_word[category] = {}
             for mention in self.by_category.get(category, ()):
-                if _names_something(mention) or _is_share_word(mention):
+                if _names_something(mention) or is_share_word(mention):
                     continue
                 for word in self.of(mention):
                     by_word.setdefault(word, []).append(mention)
@@ -389,7 +389,7 @@ class DocumentAnchors:
         return found
 
 
-def _is_share_word(mention: Mention) -> bool:
+def is_share_word(mention: Mention) -> bool:
     """Whether a percentage is a share written as a fraction ("over two-thirds of the
     increase"): a loose description, never a rival of a figure the text states."""
     literal = mention.literal
@@ -466,7 +466,7 @@ def words_and_names(text: str) -> tuple[Anchors, Anchors]:
     word and can be read as nothing but a noun ("Smith coached", not "Head coach")."""
     words: set[str] = set()
     names: set[str] = set()
-    for number, word in enumerate(_NAME_WORD.findall(text)):
+    for number, word in enumerate(_WORD.findall(text)):
         folded = word.casefold()
         if word[0].isupper() and (number or _only_a_noun(folded)):
             names.add(folded)
@@ -496,4 +496,3 @@ def _only_a_noun(word: str) -> bool:
 
 _PHRASE_REACH = 120
 _PHRASE_START = re.compile(r"[.!?;,()](?:\s|$)|[()|\n]|\b(?:and|but|while|then)\b")
-_NAME_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")

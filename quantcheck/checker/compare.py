@@ -582,8 +582,8 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
                     yield mention, kind
         base, per, period = fact.category.partition("/")
         if per and (words := _PERIOD_WORDS.get(period)) is not None:
-            # "3 g a day" against "the maximum daily dose is 3 g": the amount, in a
-            # sentence that says it is stated per that period.
+            # "2,000 mg a day" against "2,000 mg once daily": the amount, where its own
+            # words say it is stated per that period.
             amount = Fact(base, fact.relation, fact.value, fact.upper)
             for mention in near(base, index.by_category.get(base, ()), fact.value, reach):
                 if _beyond(reach, amount, mention) or not _says_per(index.text, mention, words):

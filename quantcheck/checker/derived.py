@@ -27,6 +27,7 @@ from functools import lru_cache
 from quantcheck.checker.anchored import worked_out
 from quantcheck.checker.anchors import (
     anchor_words,
+    is_share_word,
     phrase_before,
     says_what,
     text_words,
@@ -709,8 +710,7 @@ def _part_of_whole(
     a part of a whole ("10 of his 30 goals"): two numbers joined by "of" and at most two
     words, the second a count of a noun the claim names. A percentage written in digits
     is what the evidence must state: any document has some "3 of the 12" for it."""
-    literal = claim.literal
-    if literal is None or literal.numerator != _PERCENT_OF_ONE or literal.denominator == 1:
+    if not is_share_word(claim):
         return None
     said = text_words(wording)
     for group in index.groups.values():
@@ -740,8 +740,6 @@ def _part_of_whole(
     return None
 
 
-# A share word's literal: the fraction's numerator, in hundredths over its denominator.
-_PERCENT_OF_ONE = Decimal(100)
 _PART_OF = re.compile(r"\s+(?:out\s+)?of\s+(?:[\w'’]+\s+){0,2}")
 
 

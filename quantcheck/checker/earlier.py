@@ -11,8 +11,10 @@ comparison (`phrases.EARLIER_CLAIM_WORDS`) may still be supported by it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from quantcheck.quantities.facts import Mention
+from quantcheck.quantities.patterns import alternation
 from quantcheck.quantities.phrases import (
     CHANGE_ADVERBS,
     CHANGE_WORDS,
@@ -21,24 +23,18 @@ from quantcheck.quantities.phrases import (
     EARLIER_CLAIM_WORDS,
 )
 
-
-def _alternation(phrases: tuple[str, ...]) -> str:
-    ordered = sorted(phrases, key=len, reverse=True)  # "vs." before "vs"
-    return "|".join(re.escape(phrase).replace(r"\ ", r"\s+") for phrase in ordered)
-
-
 # Right before the value, at most a hedge between, after a comma or a verb of being:
 # "$312 million, up from (about) $268 million", "is down from 4.1%" (not "the trail runs
 # down from 2,000 m").
 _BEFORE = re.compile(
     r"(?:[,;(—–]|\b(?i:is|was|are|were))\s*"
-    rf"(?i:{_alternation(EARLIER_BEFORE)})\s+(?:(?i:about|roughly|around|nearly)\s+)?$"
+    rf"(?i:{alternation(EARLIER_BEFORE)})\s+(?:(?i:about|roughly|around|nearly)\s+)?$"
 )
 # Right after it, past a short restatement ("or $1.25 per diluted share,", "per diluted
 # share,") at most; not "last year's", which starts a clause of its own.
 _AFTER = re.compile(
     r"^(?:\s*,?\s*[^,;]{1,40}?,)?\s*,?\s*"
-    rf"(?i:{_alternation(EARLIER_AFTER)})\b(?!['’]s)"
+    rf"(?i:{alternation(EARLIER_AFTER)})\b(?!['’]s)"
 )
 _FROM = re.compile(r"(?i:from)\s+")
 _DATED = re.compile(
@@ -49,14 +45,16 @@ _DATED = re.compile(
 # or "from" before a number.
 _CHANGE_VERBS = tuple(word for word in CHANGE_WORDS if word not in CHANGE_ADVERBS)
 _CLAIM = re.compile(
-    rf"\b(?i:{_alternation(EARLIER_CLAIM_WORDS + _CHANGE_VERBS)})\b"
+    rf"\b(?i:{alternation(EARLIER_CLAIM_WORDS + _CHANGE_VERBS)})\b"
     r"|\b(?i:from)\s+(?:(?i:about|roughly|around|nearly)\s+)?[$€£¥]?\d"
 )
 _REACH = 60
 
 
+@lru_cache(maxsize=4096)
 def claims_now(wording: str) -> bool:
-    """Whether a claim speaks of no earlier time and makes no comparison."""
+    """Whether a claim speaks of no earlier time and makes no comparison (asked once per
+    fact of a claim, so kept per wording)."""
     return _CLAIM.search(wording) is None
 
 
@@ -69,6 +67,6 @@ def said_as_earlier(mention: Mention, text: str) -> bool:
     opening = _FROM.match(mention.text)
     stop = start + (opening.end() if opening is not None else 0)
     if _BEFORE.search(text, max(0, start - _REACH), stop) is not None:
-        # ...unless a date follows that places it: "down from 3.1% in May"
+        # ...unless a date (or a name) follows that places it: "down from 3.1% in May"
         return _DATED.match(text, end, end + _REACH) is None
     return _AFTER.match(text[end : end + _REACH]) is not None

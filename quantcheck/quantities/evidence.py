@@ -140,7 +140,7 @@ def _read_cells(
         else:
             budget.spend(len(found.mentions))  # the copies of a text read once
         flags.update(found.flags)
-        if found.mentions and not _LETTERS.search(written):
+        if found.mentions and not any(c.isalpha() for c in written):
             # "135-145", "<5", "400–1,400" under "Dose (mg)" or beside a "Units" field:
             # a cell of one number form is in its key's unit, as a bare number is. The
             # bare reading is kept beside it: "aged 1-2" may quote an "Age (years)" cell.
@@ -187,7 +187,6 @@ def _read_cells(
     return Extraction(tuple(mentions), tuple(sorted(flags)))
 
 
-_LETTERS = re.compile(r"[^\W\d_]")
 _COUNTED_KEY = re.compile(r"(?=\w*[A-Z])[A-Za-z]+s|[A-Z]{3,}")
 _KeyUnits = dict[tuple[tuple[str, ...], str | None, units.Unit | None], units.Unit]
 _StatedUnits = list[tuple[tuple[str, ...], int | None, units.Unit]]

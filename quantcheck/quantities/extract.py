@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
+from functools import cache
 
 from quantcheck.quantities import (
     clock,
@@ -103,10 +104,17 @@ _COUNT_MARK = re.compile(r"[x×][ \t]++(?:\d|(?P<name>[A-Z][\w+\-]*+))")
 _FEW_ITEMS = re.compile(r"[1-9]\d?")
 # Where a list item starts: a line, a key's colon, a comma or a bullet before the count.
 _LIST_ITEM_START = re.compile(r"(?:^|[\n:,;•*(\-])[ \t]*$")
-# "an hour and " before "a half": one of a unit, then its fraction (see _one_and_a_fraction).
-_ONE_UNIT_AND = re.compile(
-    rf"(?<![\w-])(?:[Aa]n?|[Oo]ne)\s++(?P<unit>{patterns.UNIT})\s++and\s++(?:an?\s++)?$"
-)
+
+
+@cache
+def _one_unit_and() -> re.Pattern[str]:
+    """ "an hour and " before "a half": one of a unit, then its fraction (see
+    _one_and_a_fraction). Built on first use: it holds every unit, and few texts need it."""
+    return re.compile(
+        rf"(?<![\w-])(?:[Aa]n?|[Oo]ne)\s++(?P<unit>{patterns.UNIT})\s++and\s++(?:an?\s++)?$"
+    )
+
+
 _ONE_AND_REACH = 40
 _SECOND_FRACTION = re.compile(r"\.\d{1,3}(?!\d)")
 _DIGIT_AHEAD = re.compile(r"\s*+(?:[A-Za-z]++\s++){0,2}\d")
@@ -379,7 +387,7 @@ class _Reader:
             return False
         before = previous_words(self.scan, m.start(), count=2)
         cue = before[0] if before else ""
-        raced = cue == "time" and before[1:2] and before[1] in RACE_TIME_WORDS
+        raced = cue == "time" and len(before) > 1 and before[1] in RACE_TIME_WORDS
         if not (
             cue in ELAPSED_CLOCK_CUES or raced or (fraction and cue in ELAPSED_FRACTION_CUES)
         ) or before[1:] == ["as"]:
@@ -474,7 +482,7 @@ class _Reader:
         """ "an hour and a half", "a day and a half", "one year and a quarter": one of a
         unit and a fraction of it (1.5 hours), not a share."""
         low = max(0, m.start() - _ONE_AND_REACH)
-        one = _ONE_UNIT_AND.search(self.scan, low, m.start())
+        one = _one_unit_and().search(self.scan, low, m.start())
         if one is None:
             return False
         word = (m["sh_d"] or m["sh_half"] or "").casefold()

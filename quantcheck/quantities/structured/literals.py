@@ -205,7 +205,6 @@ class _Frame:
 # quintd-dev's 158 swap mutants passed), at most this many, of at most this many words.
 _LABEL_STRINGS = 3
 _LABEL_WORDS = 4
-_LETTER = re.compile(r"[^\W\d_]")
 
 
 def _labelled(text: str, cells: list[Cell], elements: set[int]) -> list[Cell]:
@@ -221,7 +220,7 @@ def _labelled(text: str, cells: list[Cell], elements: set[int]) -> list[Cell]:
         if (
             len(named) < _LABEL_STRINGS
             and len(words.split()) <= _LABEL_WORDS
-            and _LETTER.search(words)
+            and any(c.isalpha() for c in words)
             and not any(c.isdigit() for c in words)
         ):
             named.append(words)

@@ -26,7 +26,6 @@ from quantcheck.quantities.structured.statements import (
 # A number as a table writes it: "1,234", "-5.2", "(1,234)", "$12.50", "25%".
 _NUMERIC = re.compile(r"[(+\-−]?[$€£¥₹]?[ ]?\d[\d,]*+(?:\.\d++)?[ ]?%?\)?")
 _ALPHANUMERIC = re.compile(r"\w")
-_LETTER = re.compile(r"[^\W\d_]")
 # A tag, to read the text of an HTML line; it cannot run past the next "<".
 _TAG = re.compile(r"<[^<>]*+>")
 _WORDS = re.compile(r"[^\W\d_]+|%")
@@ -74,7 +73,8 @@ def table_cells(
         # number: a row keyed by a date and a city ("2024-01-14,Oslo,...") is Oslo's, one
         # of a name and a manager ("Alice Chen,Bob Park,95000") Alice Chen's.
         texts = [f.text for f in fields if not is_number(f.text) and _ALPHANUMERIC.search(f.text)]
-        label = next((text for text in texts if _LETTER.search(text)), texts[0] if texts else None)
+        lettered = (text for text in texts if any(c.isalpha() for c in text))
+        label = next(lettered, texts[0] if texts else None)
         kind = _label_kind(label)
         for index, field in enumerate(fields):
             if field.start == field.end:
