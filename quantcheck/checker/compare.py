@@ -58,7 +58,8 @@ from quantcheck.quantities.categories import (
 )
 from quantcheck.quantities.context import price_period
 from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, Span
-from quantcheck.quantities.phrases import DECREASE_WORDS
+from quantcheck.quantities.patterns import alternation
+from quantcheck.quantities.phrases import DECREASE_WORDS, PERIOD_WORDS
 from quantcheck.quantities.readings import Writing, values_of
 
 _PREFERENCE = {
@@ -629,16 +630,8 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
             yield mention, kind if same else MatchKind.NOUN_DIFFERS
 
 
-# The words that say an amount is stated per period, by the period a rate names.
 _PERIOD_WORDS = {
-    period: re.compile(rf"\b(?i:{words})\b")
-    for period, words in {
-        "hour": "hourly|hour|an hour|per hour",
-        "day": "daily|a day|per day|each day",
-        "week": "weekly|a week|per week|each week",
-        "month": "monthly|a month|per month|each month",
-        "year": "yearly|annual|annually|a year|per year|each year|per annum",
-    }.items()
+    period: re.compile(rf"\b(?i:{alternation(words)})\b") for period, words in PERIOD_WORDS.items()
 }
 _NEAR_REACH = 40
 _NEAR_WORDS = 3

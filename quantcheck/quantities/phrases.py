@@ -563,13 +563,22 @@ EARLIER_AFTER: tuple[str, ...] = (
     "the previous month",
 )
 # Words of a claim that speak of an earlier time or compare, so that it may quote the
-# earlier side of a comparison.
+# earlier side of a comparison (the verbs of change above count too).
 EARLIER_CLAIM_WORDS: tuple[str, ...] = (
     "earlier", "ago", "last", "previous", "previously", "prior", "before", "up from",
-    "down from", "compared", "versus", "vs", "against", "than", "rose", "fell", "grew",
-    "increased", "decreased", "declined", "dropped", "climbed", "jumped", "year-ago",
-    "year-earlier", "prior-year", "used to",
+    "down from", "compared", "versus", "vs", "against", "than", "year-ago", "year-earlier",
+    "prior-year", "used to",
 )
+
+# The words beside an amount that say it is stated per a period ("2,000 mg once daily"),
+# by the period a rate names (see checker/compare.py).
+PERIOD_WORDS: dict[str, tuple[str, ...]] = {
+    "hour": ("hourly", "hour", "an hour", "per hour"),
+    "day": ("daily", "a day", "per day", "each day"),
+    "week": ("weekly", "a week", "per week", "each week"),
+    "month": ("monthly", "a month", "per month", "each month"),
+    "year": ("yearly", "annual", "annually", "a year", "per year", "each year", "per annum"),
+}
 
 # Month names and the abbreviations accepted in dates.
 MONTHS: dict[str, int] = {
