@@ -56,6 +56,8 @@ from quantcheck.quantities.numbers import Number, UnreadableNumber, parse_number
 from quantcheck.quantities.phrases import (
     AGE_LINK_WORDS,
     AGE_WORDS,
+    ANCHOR_UNWORDS,
+    APPOSITIVE_AGE_MAX,
     CONTEXT_UNITS,
     DURATION_MODIFIERS,
     ELAPSED_CLOCK_CUES,
@@ -741,6 +743,9 @@ class _Reader:
         if noun is None and scale == 1 and _after_age_word(self.scan, start):
             self._single(start, end, number, scale, _unit("years"), tail=tail)
             return
+        if noun is None and tail is None and _appositive_age(self.scan, start, end, written):
+            self._single(start, end, number, scale, _unit("years"))
+            return
         # A number before a singular noun describes it rather than counting: "a 200 million
         # sponsorship deal", "a 5 star hotel" state a plain number.
         unit = units.Unit(name=NUMBER, category=NUMBER)
@@ -1404,6 +1409,24 @@ def _after_age_word(scan: str, start: int) -> bool:
         if word not in _AGE_LINKS:
             return False
     return False
+
+
+_APPOSITIVE_OPEN = re.compile(r"(?<!\w)([^\W\d_]{2,}) ?, ?\Z")
+_APPOSITIVE_CLOSE = re.compile(r" ?, ?[^\W\d_]")
+
+
+def _appositive_age(scan: str, start: int, end: int, written: str) -> bool:
+    """Whether the number at ``start`` is an age set off by commas after a name: "Anna
+    Vogt, 52, said" (see phrases.APPOSITIVE_AGE_MAX)."""
+    if not written.isdigit() or not 0 < int(written) <= APPOSITIVE_AGE_MAX:
+        return False
+    if _APPOSITIVE_CLOSE.match(scan, end) is None:
+        return False
+    opened = _APPOSITIVE_OPEN.search(scan[max(0, start - 40) : start])
+    if opened is None:
+        return False
+    name = opened.group(1).casefold()
+    return name not in FUNCTION_WORDS and name not in ANCHOR_UNWORDS
 
 
 def _unit(text: str) -> units.Unit:

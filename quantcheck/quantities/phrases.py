@@ -288,6 +288,12 @@ RATING_WORDS: tuple[str, ...] = ("rated", "rating", "ratings", "stars", "reviews
 # of 84", "the age was set at 25". Only function words and AGE_LINK_WORDS may stand between.
 AGE_WORDS: tuple[str, ...] = ("age", "aged", "ages")
 AGE_LINK_WORDS: tuple[str, ...] = ("set", "fixed", "raised", "lowered")
+# A whole number set off by commas right after a name is that person's age, as news writes
+# it: "Anna Vogt, 52, said", "tsarnaev , 21 , will". The word before the first comma must
+# be one that can end a name: not a function word nor one of ANCHOR_UNWORDS (months, days,
+# number words), and a word, never a digit, follows the second comma ("pages 3, 12, 15"
+# and "Calle Mayor, 12, 28013 Madrid" are no ages). Oldest age read so: APPOSITIVE_AGE_MAX.
+APPOSITIVE_AGE_MAX = 119
 
 # Words before or after "<n>-<m>" that make it a score rather than a range.
 SCORE_BEFORE: tuple[str, ...] = (
