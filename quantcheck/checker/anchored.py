@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 
+from quantcheck.checker.change_way import direction, left_behind, may_go
 from quantcheck.checker.index import EvidenceIndex
 from quantcheck.checker.periods import periods_agree
 from quantcheck.quantities.categories import COUNT_PREFIX, NUMBER, PERCENT
@@ -64,6 +65,8 @@ def worked_out(
     companions: Sequence[Mention],
     said: frozenset[str],
     agrees: Agrees,
+    *,
+    wording: str,
 ) -> Worked | None:
     """The first operation over one of the claim's own values and another value that
     gives the claimed one, if any. ``said`` names the kinds of computation the words
@@ -79,7 +82,7 @@ def worked_out(
         return None
     category = fact.category
     if category == PERCENT:
-        return _percentage(claim, index, others, said, agrees)
+        return _percentage(claim, index, others, said, agrees, wording=wording)
     if category == _PERCENTAGE_POINTS:
         pool = _pool(claim, index, others, PERCENT)
         return _sum_or_difference(pool, said | {"difference"}, agrees) if pool else None
@@ -241,17 +244,20 @@ def _percentage(
     others: Sequence[Mention],
     said: frozenset[str],
     agrees: Agrees,
+    *,
+    wording: str,
 ) -> Worked | None:
     """A percentage of two values of one kind, one of them stated by the claim: where the
     claim speaks of a share, a share ("15,250 of its 21,480 applicants, an acceptance rate
     of roughly 71%"); where it speaks of a change, a percentage change ("revenue of $5.1
-    billion, up roughly 7%")."""
+    billion, up roughly 7%"), one way only (see :mod:`.change_way`)."""
     # A claim that speaks of a change means one: "an increase of about 21%" is no share.
     changes = "change" in said
     shares = "share" in said and not changes
     if not changes and not shares:
         return None
     kinds = {m.fact.category for m in others if m.fact.category != PERCENT}
+    way = direction(wording, claim) if changes else 0
     with localcontext(CONTEXT):
         for kind in kinds:
             for one, other in _pairs(_pool(claim, index, others, kind)):
@@ -263,12 +269,27 @@ def _percentage(
                     if shares and agrees(part.value / whole.value * _HUNDRED):
                         return _worked(f"{part.mention.text} / {whole.mention.text}", one, other)
                     gap = abs(part.value - whole.value)
-                    if changes and agrees(gap / whole.value * _HUNDRED):
+                    if (
+                        changes
+                        and agrees(gap / whole.value * _HUNDRED)
+                        and may_go(
+                            whole.value,
+                            part.value,
+                            way,
+                            old_left=_left_behind(whole, part, index, wording),
+                            new_left=_left_behind(part, whole, index, wording),
+                        )
+                    ):
                         shown = (
                             f"({part.mention.text} - {whole.mention.text}) / {whole.mention.text}"
                         )
                         return _worked(shown, one, other)
     return None
+
+
+def _left_behind(operand: Operand, other: Operand, index: EvidenceIndex, wording: str) -> bool:
+    text = wording if operand.claimed else index.text
+    return left_behind(operand.mention, text, other.mention)
 
 
 def _worked(shown: str, *operands: Operand) -> Worked:

@@ -33,6 +33,7 @@ from quantcheck.checker.anchors import (
     text_words,
     words_and_names,
 )
+from quantcheck.checker.change_way import around, direction, left_behind, may_go
 from quantcheck.checker.elapsed import elapsed
 from quantcheck.checker.index import EvidenceIndex
 from quantcheck.checker.periods import periods_agree
@@ -115,10 +116,12 @@ def derive(
         return _ratio(claim, index, agrees)
     if fact.category == PERCENT:
         return (
-            (_change(claim, index, agrees) if "change" in said else None)
+            (_change(claim, index, agrees, wording) if "change" in said else None)
             or _share(claim, index, agrees)
             or _part_of_whole(claim, index, agrees, wording)
-            or _anchored(claim, index, companions, _near_cues(wording, claim), agrees)
+            or _anchored(
+                claim, index, companions, _near_cues(wording, claim), agrees, wording=wording
+            )
         )
     return (
         _enumeration(claim, index)
@@ -129,7 +132,7 @@ def derive(
             else None
         )
         or _product(claim, index, companions, agrees, said=said, wording=wording)
-        or _anchored(claim, index, companions, _near_cues(wording, claim), agrees)
+        or _anchored(claim, index, companions, _near_cues(wording, claim), agrees, wording=wording)
     )
 
 
@@ -139,9 +142,11 @@ def _anchored(
     companions: Sequence[Mention],
     said: frozenset[str],
     agrees: _Agrees,
+    *,
+    wording: str,
 ) -> Derivation | None:
     """A value the claim works out from another value it states (see :mod:`.anchored`)."""
-    worked = worked_out(claim, index, companions, said, agrees)
+    worked = worked_out(claim, index, companions, said, agrees, wording=wording)
     return None if worked is None else Derivation(worked.computation, worked.sources)
 
 
@@ -158,17 +163,12 @@ def _near_cues(wording: str, claim: Mention) -> frozenset[str]:
     """The kinds of computation the words next to a claimed value speak of, within its
     sentence: where an answer says what it computed ("$47 cheaper", "adds up to $47.65",
     "about $189 a month", "up 582 students")."""
-    start, end = claim.span.start, claim.span.end
-    before = _SENTENCE_STOP.split(wording[max(0, start - _NEAR) : start])[-1]
-    after = _SENTENCE_STOP.split(wording[end : end + _NEAR])[0]
+    before, after = around(wording, claim)
     near = f"{before} {claim.text} {after}"
     said = _cues(near)
     return said | {"difference"} if _NEAR_DIFFERENCE.search(near) else said
 
 
-# How far the words that say what a value computes stand from it, in characters.
-_NEAR = 40
-_SENTENCE_STOP = re.compile(r"[.;!?](?:\s|$)")
 _NEAR_DIFFERENCE = re.compile(rf"\b(?i:{'|'.join(map(re.escape, NEAR_DIFFERENCE_WORDS))})\b")
 
 
@@ -673,9 +673,12 @@ def _ratio(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation 
     return None
 
 
-def _change(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation | None:
+def _change(
+    claim: Mention, index: EvidenceIndex, agrees: _Agrees, wording: str
+) -> Derivation | None:
     """A claimed percentage change between two values of one category in one sentence or
-    record, or two successive values of one data series."""
+    record, one way only (see :mod:`.change_way`)."""
+    way = direction(wording, claim)
     pairs: list[tuple[tuple[Decimal, Mention], tuple[Decimal, Mention]]] = []
     for key, group in index.groups.items():
         if key[0] != "sentence":
@@ -697,7 +700,13 @@ def _change(claim: Mention, index: EvidenceIndex, agrees: _Agrees) -> Derivation
     for (old, first), (new, second) in pairs:
         with localcontext(CONTEXT):
             change = abs(new - old) / abs(old) * 100
-        if agrees(change):
+        if agrees(change) and may_go(
+            old,
+            new,
+            way,
+            old_left=left_behind(first, index.text, second),
+            new_left=left_behind(second, index.text, first),
+        ):
             computation = f"({_show(new)} - {_show(old)}) / {_show(old)}"
             return Derivation(computation, (second, first))
     return None

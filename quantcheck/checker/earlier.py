@@ -48,6 +48,13 @@ _CLAIM = re.compile(
     rf"\b(?i:{alternation(EARLIER_CLAIM_WORDS + _CHANGE_VERBS)})\b"
     r"|\b(?i:from)\s+(?:(?i:about|roughly|around|nearly)\s+)?[$€£¥]?\d"
 )
+# A verb of change earlier in the sentence of a value spanned with its "from": the value
+# the change left ("narrowed to 3.21% from 3.34%", "rose from $100 million to $125
+# million"); not "runs down from 2,000 m", where nothing changed.
+_CHANGED = re.compile(
+    rf"\b(?i:{alternation(_CHANGE_VERBS)})\b"
+    r"(?:(?![.;!?](?:\s|$))[^\n]){0,60}$"
+)
 _REACH = 60
 
 
@@ -66,7 +73,8 @@ def said_as_earlier(mention: Mention, text: str) -> bool:
     # A change's first value is spanned with its "from" ("up from 200 MB").
     opening = _FROM.match(mention.text)
     stop = start + (opening.end() if opening is not None else 0)
-    if _BEFORE.search(text, max(0, start - _REACH), stop) is not None:
+    changed = opening is not None and _CHANGED.search(text, max(0, start - _REACH), start)
+    if changed or _BEFORE.search(text, max(0, start - _REACH), stop) is not None:
         # ...unless a date (or a name) follows that places it: "down from 3.1% in May"
         return _DATED.match(text, end, end + _REACH) is None
     return _AFTER.match(text[end : end + _REACH]) is not None

@@ -90,6 +90,15 @@ def period_match(claimed: Fact, found: Fact) -> MatchKind | None:
     return None
 
 
+def ends_before(one: Fact, other: Fact) -> bool:
+    """Whether the period ``one`` ends before ``other`` begins ("2023" before "2024");
+    False where either names no year."""
+    first, second = _extent(one), _extent(other)
+    if first is None or second is None or not first.has_year or not second.has_year:
+        return False
+    return first.last < second.first
+
+
 def years_of(fact: Fact) -> range | None:
     """The years a period fact covers, first to last; None when it names no year (or no
     day that exists). A period supports or holds another only where their years meet."""

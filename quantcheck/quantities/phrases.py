@@ -427,6 +427,24 @@ DECREASE_WORDS: tuple[str, ...] = (
 # Words that speak of a difference only right beside the value they compute: "up 582
 # students", "rose by $150", "4.1 million over budget".
 NEAR_DIFFERENCE_WORDS: tuple[str, ...] = ("over", "under", "beat", "beats", "up", "down", "by")
+# Which way a claimed percentage change goes, by the word of change nearest the value:
+# "rose 20%" and "a 20% gain" are up, "fell 20%" and "a 20% cut" down. A change up is
+# taken on the smaller value, one down on the larger, so "rose 20% to $125 million" is no
+# reading of "$100 million to $125 million" (25% up; 20% is the fall from 125 to 100).
+CHANGE_UP_WORDS: tuple[str, ...] = (
+    "rose", "rise", "rises", "risen", "rising", "grew", "grow", "grows", "grown", "growing",
+    "growth", "increased", "increase", "increases", "increasing", "climbed", "climb",
+    "climbs", "jumped", "jump", "jumps", "surged", "surge", "surges", "soared", "gained",
+    "gain", "gains", "expanded", "widened", "raised", "raise", "raises", "boosted", "boost",
+    "up", "higher", "more",
+)
+CHANGE_DOWN_WORDS: tuple[str, ...] = (
+    "fell", "fall", "falls", "fallen", "falling", "declined", "decline", "declines",
+    "declining", "decreased", "decrease", "decreases", "decreasing", "dropped", "drop",
+    "drops", "dropping", "slipped", "slid", "shrank", "shrunk", "narrowed", "lowered",
+    "lower", "lowers", "cut", "cuts", "reduced", "reduce", "reduces", "reduction",
+    "plunged", "tumbled", "dipped", "lost", "loss", "losses", "down", "less", "fewer",
+)
 CHANGE_NOUNS: tuple[str, ...] = (
     "growth", "gain", "gains", "loss", "losses", "rise", "drop", "decline", "jump",
     "increase", "decrease", "change", "higher", "lower", "more", "less",
