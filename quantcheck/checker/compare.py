@@ -75,6 +75,7 @@ _OTHER_READINGS = frozenset({SCORE, ORDINAL, TIME_OF_DAY})
 _UNBOUND = frozenset({IDENTIFIER, SCORE, TIME_OF_DAY, ORDINAL})
 # Bounds a value equal to their own satisfies: "at least 5" holds 5, "more than 5" not.
 _INCLUSIVE = frozenset({Relation.GE, Relation.LE})
+_BOUNDS = _INCLUSIVE | {Relation.GT, Relation.LT}
 _STRICT = frozenset({Relation.GT, Relation.LT})
 # From "million" up, a figure with a scale word is a rounded one.
 _ROUNDING_SCALE = Decimal(1000000)
@@ -712,7 +713,9 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         return None
     if fact.relation is Relation.RANGE:
         return None
-    if other.relation is Relation.EQ and _rounded_bound(claim, other):
+    if other.relation is Relation.EQ and _rounded_bound(
+        claim, other, in_data=evidence.key is not None
+    ):
         return MatchKind.APPROXIMATE
     if other.relation is not fact.relation and not (
         # A value the claim gives as approximate, at a bound the evidence states: "roughly
@@ -751,6 +754,10 @@ def _reach(claim: Mention) -> Decimal | None:
         return None
     with localcontext(CONTEXT):
         share = abs(value) * _ROUND_NUMBER_SHARE if claim.approximate else Decimal(0)
+        if claim.fact.relation in _BOUNDS:
+            # A bound reaches as far as the place it is cut at (see _rounded_bound).
+            step = Decimal(1).scaleb(_bound_exponent(literal)) * literal.scale
+            return abs(step * literal.numerator / literal.denominator) + share
         return _quantum(claim) + share
 
 
@@ -769,16 +776,19 @@ def _beyond(reach: Decimal | None, fact: Fact, mention: Mention) -> bool:
 _ROUND_NUMBER_SHARE = Decimal("0.02")
 
 
-def _rounded_bound(claim: Mention, other: Fact) -> bool:
+def _rounded_bound(claim: Mention, other: Fact, *, in_data: bool) -> bool:
     """Whether a claimed bound is an evidence value cut at the claim's written precision:
     "over 39%" for 39.54%, "over 16,000" for 16,243, "below 0.03%" for 0.0283%. Any larger
     value would satisfy "over 39%", but a claim that means another value would be another
-    number: only the value the bound rounds is support."""
+    number: only the value the bound rounds is support. A round bound is cut at its last
+    digit that is not zero ("over 2,300" for 2,310) against a value of prose, which states
+    few; data holds series of many values, one of which lies under any round bound, so
+    there it is cut at its last written digit."""
     literal, relation = claim.literal, claim.fact.relation
     value = other.value
     if literal is None or not isinstance(value, Decimal) or relation is Relation.EQ:
         return False
-    step = Decimal(1).scaleb(literal.exponent)
+    step = Decimal(1).scaleb(literal.exponent if in_data else _bound_exponent(literal))
     with localcontext(CONTEXT):
         written = literal.from_base(value)
         # Strictly beyond the bound: a value equal to it is the claim bounding a value the
@@ -788,6 +798,22 @@ def _rounded_bound(claim: Mention, other: Fact) -> bool:
         else:
             holds = written < literal.value and written.quantize(step, ROUND_UP) == literal.value
     return holds
+
+
+def _bound_exponent(literal: Literal) -> int:
+    """The place a bound is written to: its last written digit, or for a whole number of
+    two significant digits or more its last digit that is not zero ("over 16,000" is cut
+    at thousands, "over 2,300" at hundreds), since a round bound is round on purpose. A
+    bound of one significant digit ("over $100", "within 10 days") is a threshold as
+    written: cut at thousands, "over $1,000" would be any price from $1,000 to $1,999."""
+    exponent, value = literal.exponent, literal.value
+    if exponent != 0 or value == 0 or value != value.to_integral_value():
+        return exponent
+    whole, places = int(abs(value)), 0
+    while whole % 10 == 0:
+        whole //= 10
+        places += 1
+    return exponent + places if whole >= 10 else exponent
 
 
 def _clock_candidates(fact: Fact, times: Sequence[Mention]) -> Iterator[tuple[Mention, MatchKind]]:
