@@ -64,6 +64,7 @@ Difference = Literal[
     "other_noun",
     "in_date",
     "in_code",
+    "same_code",
     "other_reading",
     "unread",
     "loose_word",

@@ -196,6 +196,8 @@ def find_support(
         return FactCheck(claim, matched=False)
     if found.difference is Difference.OTHER_SIGN and _DECREASE.search(_near(wording, claim)):
         found = replace(found, difference=Difference.SIGN_IN_WORDS)
+    if found.difference is Difference.IN_CODE and _writes_code(claim, wording, found.mention):
+        found = replace(found, difference=Difference.SAME_CODE)
     assert found.difference is not None
     if POLICY[found.difference].accepted:
         index = next(index for doc_id, index in evidence if doc_id == found.doc_id)
@@ -220,6 +222,14 @@ def find_support(
         other_period=found.mention.period if found.difference is Difference.OTHER_PERIOD else None,
         difference=found.difference,
     )
+
+
+def _writes_code(claim: Mention, wording: str, code: Mention) -> bool:
+    """Whether the claim writes its number as the evidence's code, with the same word
+    before it: "Scope 1 emissions were..." opens a sentence, where "Scope" may be a verb
+    and the number is read as a count, but it names what the evidence's "Scope 1" names."""
+    span = identifiers.codes_in(wording).get(str(code.fact.value))
+    return span is not None and span.start == claim.span.start
 
 
 def _price_period(mention: Mention, text: str) -> str | None:

@@ -39,6 +39,7 @@ class Difference(StrEnum):
     OTHER_NOUN = "other_noun"  # both count, different things
     IN_DATE = "in_date"  # the number is part of a date
     IN_CODE = "in_code"  # the number is part of a code or name
+    SAME_CODE = "same_code"  # ...of the code the claim writes with it: "Scope 1", "Line 3"
     OTHER_READING = "other_reading"  # a score, an ordinal or a time of day
     UNREAD = "unread"  # the number stands in the evidence outside any fact
     LOOSE_WORD = "loose_word"  # a word that names the number loosely: "a pair", "both"
@@ -91,6 +92,7 @@ POLICY: dict[Difference, Treatment] = {
     Difference.OTHER_NOUN: Treatment(False, "in cited evidence counting something else"),
     Difference.IN_DATE: Treatment(False, "in cited evidence only as part of a date"),
     Difference.IN_CODE: Treatment(False, "in cited evidence only as part of a name or code"),
+    Difference.SAME_CODE: Treatment(True, "in cited evidence as the name or code the claim writes"),
     Difference.OTHER_READING: Treatment(False, "in cited evidence read otherwise"),
     Difference.UNREAD: Treatment(False, "in cited evidence outside any fact"),
     Difference.LOOSE_WORD: Treatment(True, "in cited evidence as a word for the number"),
