@@ -31,6 +31,7 @@ from quantcheck.quantities.categories import (
     ANGLE,
     COUNT_PREFIX,
     IDENTIFIER,
+    MONEY_PREFIX,
     NUMBER,
     ORDINAL,
     PERCENT,
@@ -880,6 +881,12 @@ class _Reader:
             # "3 g daily": the same rate as "3 g a day", said by an adverb.
             category = f"{category}/{RATE_ADVERBS[every.group(1).casefold()]}"
             end = every.end()
+        elif (_is_amount_of_matter(category) or category.startswith(MONEY_PREFIX)) and (
+            measure := _per_measure(self.scan, end)
+        ):
+            # "5 mg per kg", "$1,500 per square foot": an amount per a measure of matter is
+            # its own kind, so "5 mg per lb" is no reading of it.
+            category, end = f"{category}/{measure[0]}", measure[1]
         fact = Fact(category, relation, base)
         self._add(fact, context, end, exact=exact, literal=literal)
 
@@ -1220,6 +1227,31 @@ _RATE_ADVERB = re.compile(
     rf"\s++(?i:({patterns.alternation(RATE_ADVERBS)}))(?![\w-])"
     rf"(?!\s++(?!(?i:{patterns.alternation(FUNCTION_WORDS)})\b)[A-Za-z])"
 )
+
+
+# "per kg", "/sq ft", "a pound": a unit of mass, length, area or volume after an
+# amount. Two words are tried before one ("square foot" before "square").
+_PER_MEASURE = re.compile(
+    r"(?:\s++(?i:of)\s++[A-Za-z][A-Za-z\-]*+)?\s*(?:(?i:per|an?)\s+|/\s*)"
+    r"(?P<one>[A-Za-z][A-Za-z²³]*)(?:\s+(?P<two>[A-Za-z][A-Za-z²³]*))?"
+)
+_MEASURES = ("mass_", "length_", "area_", "volume_")
+
+
+def _per_measure(scan: str, end: int) -> tuple[str, int] | None:
+    """The unit of matter an amount at ``end`` is stated per, by name, and where that
+    unit ends; None when no such unit follows."""
+    per = _PER_MEASURE.match(scan, end)
+    if per is None:
+        return None
+    tries = [(per["one"], per.end("one"))]
+    if per["two"] is not None:
+        tries.insert(0, (f"{per['one']} {per['two']}", per.end("two")))
+    for written, stop in tries:
+        unit = units.lookup(written)
+        if unit is not None and unit.category.startswith(_MEASURES):
+            return unit.name, stop
+    return None
 
 
 def _is_amount_of_matter(category: str) -> bool:
