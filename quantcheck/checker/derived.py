@@ -195,7 +195,9 @@ def _agreement(claim: Mention) -> _Agrees:
         return lambda value: abs(value - target) <= share * target
     if literal is None:
         return lambda value: value == target
-    return literal.rounds_to
+    # A hedged claim rounds as it does against a stated value ("rose by about $530" for
+    # 2,543 - 2,014): see compare._loose_match.
+    return literal.rounds_near if claim.approximate else literal.rounds_to
 
 
 def _rounds_to(written: Decimal, value: Decimal) -> bool:
