@@ -45,8 +45,9 @@ _NOT_TOPIC = re.compile(r"[|<\t{\[]|:\s*$")
 # How far a window reaches on each side of a value: a clause rarely says what a number is
 # of from further away, and the bound keeps the cost per value constant.
 _REACH = 160
-# A word, hyphens inside it dropped: "take-off" is the word takeoff.
-_WORD = re.compile(r"[A-Za-z](?:[A-Za-z']|-(?=[A-Za-z]))*")
+# A word, hyphens inside it dropped ("take-off" is the word takeoff); an ampersand between
+# letters joins a name ("AT&T").
+_WORD = re.compile(r"[A-Za-z](?:[A-Za-z']|[-&](?=[A-Za-z]))*")
 # Where the words between two values change hands; a comma counts as one of these.
 _HANDOVER = frozenset({"and", "or", "but", "while", "whereas", "versus", "vs", "compared"})
 # Between two values of one kind, these start the second one's phrase: "25.86°C with a
@@ -100,11 +101,12 @@ def key_words(key: str) -> Anchors:
     spelled = COLUMN_ABBREVIATIONS.get(key.strip().casefold())
     if spelled is not None:
         words.add(spelled)
-    # A hyphenated label is also the one word prose reads it as: "Semi-finalist".
+    # A hyphenated label is also the one word prose reads it as ("Semi-finalist"), and
+    # so is a name joined by an ampersand ("AT&T", whose letters alone name nothing).
     words.update(
         anchor
         for word in _WORD.findall(key)
-        if "-" in word
+        if "-" in word or "&" in word
         for anchor in anchor_words(word.replace("-", ""))
     )
     for component in key.split(" > "):

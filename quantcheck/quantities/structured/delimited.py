@@ -1,4 +1,5 @@
-"""CSV and TSV at the start of a document, after optional ``#`` comment lines.
+"""CSV and TSV at the start of a document, after optional ``#`` comment lines and a
+short title line.
 
 Our World in Data series come as ``# title: ...``, ``# unit: years``, then ``date,value``
 and rows. A ``# key: value`` line is metadata: a cell of its own (key = the metadata
@@ -30,6 +31,8 @@ from quantcheck.quantities.structured.tables import Field, is_number, table_cell
 # A column name: a few words at most, no sentence punctuation.
 _COLUMN_NAME = re.compile(r"[\w%°$€£()\[\]/#&+.'\-]++(?: [\w%°$€£()\[\]/#&+.'\-]++){0,5}")
 _MAX_COLUMN_NAME = 64
+# The longest line read as a table's title: a sentence of prose is no title.
+_MAX_TITLE = 100
 _METADATA = re.compile(r"#[ \t]*+(?P<key>[^\W\d_][\w \-]{0,39}?)[ \t]*+:[ \t]*+(?=\S)")
 # A pipe before a comma: "Sodium | 135-145 | mmol/L" and "Plan | $1,200" split at pipes.
 _DELIMITERS = ("\t", "|", ",", ";")
@@ -51,6 +54,18 @@ def find(lines: Lines, records: Records) -> Region | None:
     comments = number
     while number < count and lines.bodies[number].lstrip().startswith("#"):
         number += 1
+    found = _table_at(lines, records, comments, number)
+    if found is None and number + 1 < count and len(lines.bodies[number]) <= _MAX_TITLE:
+        # A title line above the header ("Carrier 5G availability, Q1 2024"), read as the
+        # comment lines are: prose, and a caption that may state a scale or a unit.
+        found = _table_at(lines, records, comments, number + 1)
+    return found
+
+
+def _table_at(lines: Lines, records: Records, comments: int, number: int) -> Region | None:
+    """The table whose header is line ``number``, after comment (and title) lines from
+    ``comments`` on, or None."""
+    count = len(lines)
     if number >= count or not lines.free[number]:
         return None
     header_line = lines.bodies[number]
