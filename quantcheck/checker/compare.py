@@ -116,10 +116,13 @@ def find_support(
 
     def bind(mention: Mention, index: EvidenceIndex) -> Binding | None:
         nonlocal claimed, unread
+        if dated and mention.key is None:
+            return None  # a date of prose is bound to its clause's time, not to a thing
         if unread:
             claimed, unread = _claim_anchors(claim, wording, companions), False
         return None if claimed is None else _binding(claim, mention, index, claimed, companions)
 
+    dated = family(claim.fact.category) == PERIOD
     claimed_per = _price_period(claim, wording)
     now = claims_now(wording)
     for doc_id, index in evidence:
@@ -258,9 +261,10 @@ def _claim_anchors(
     claim: Mention, wording: str, companions: Sequence[Mention]
 ) -> frozenset[str] | None:
     """The words a claim fact is bound to, for the categories whose values are bound to
-    things (not dates, codes, scores, ranks or times of day); None where none are read."""
+    things (not codes, scores, ranks or times of day; dates only in data, see
+    find_support); None where none are read."""
     category = claim.fact.category
-    if not wording or category in _UNBOUND or family(category) == PERIOD:
+    if not wording or category in _UNBOUND:
         return None
     words = claim_anchors(wording, claim, companions)
     return (words | named_records(claim, companions)) if words else None
