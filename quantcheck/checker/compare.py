@@ -751,8 +751,11 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
         claim.approximate or literal.exponent < 0 or literal.scale >= _ROUNDING_SCALE
     ):
         assert isinstance(other.value, Decimal)
-        near = literal.rounds_near if claim.approximate else literal.rounds_to
-        if near(other.value):
+        if (
+            literal.rounds_near(other.value, among_many=evidence.key is not None)
+            if claim.approximate
+            else literal.rounds_to(other.value)
+        ):
             return MatchKind.APPROXIMATE
     return None
 
@@ -760,7 +763,7 @@ def _loose_match(claim: Mention, evidence: Mention, fact: Fact, other: Fact) -> 
 def _reach(claim: Mention) -> Decimal | None:
     """How far from the claimed value an exactly converted evidence value may lie and
     still read as it at any precision the claim allows (its last written digit; a
-    hundredth of a hedged round number, twice over); None where that is not known. A
+    twentieth of a hedged round number, twice over); None where that is not known. A
     document holds many values of a claim's kind and few near it: the rest are passed
     over without a closer look."""
     literal, value = claim.literal, claim.fact.value
@@ -785,9 +788,9 @@ def _beyond(reach: Decimal | None, fact: Fact, mention: Mention) -> bool:
     return isinstance(found, Decimal) and abs(found - value) > reach
 
 
-# A hedged round number may stand a hundredth from what it rounds (Literal.rounds_near);
-# twice that is surely beyond it.
-_ROUND_NUMBER_SHARE = Decimal("0.02")
+# A hedged round number may stand a twentieth from what it rounds (Literal.rounds_near);
+# a tenth is surely beyond it.
+_ROUND_NUMBER_SHARE = Decimal("0.1")
 
 
 def _rounded_bound(claim: Mention, other: Fact, *, in_data: bool) -> bool:

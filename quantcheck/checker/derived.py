@@ -196,8 +196,10 @@ def _agreement(claim: Mention) -> _Agrees:
     if literal is None:
         return lambda value: value == target
     # A hedged claim rounds as it does against a stated value ("rose by about $530" for
-    # 2,543 - 2,014): see compare._loose_match.
-    return literal.rounds_near if claim.approximate else literal.rounds_to
+    # 2,543 - 2,014), as near as among many values: arithmetic gives many.
+    if claim.approximate:
+        return lambda value: literal.rounds_near(value, among_many=True)
+    return literal.rounds_to
 
 
 def _rounds_to(written: Decimal, value: Decimal) -> bool:

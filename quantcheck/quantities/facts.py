@@ -7,9 +7,13 @@ from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from enum import StrEnum
 from functools import lru_cache
 
-# A hedged round number reads as any value within this share of it.
+# A hedged round number reads as any value within half a step of its last digit that is
+# not zero ("about 150" for 145 to 155), and never further than this share of it ("about
+# 2,000" for 1,900 to 2,100, not 1,500 to 2,500); among many values (a data series, the
+# results of arithmetic) one would lie that near by chance, so there only a hundredth.
 _ROUND = Decimal(10)
-_NEAR_ROUND = Decimal("0.01")
+_NEAR_ROUND = Decimal("0.05")
+_NEAR_ROUND_AMONG_MANY = Decimal("0.01")
 # Arithmetic precision for conversions: wide enough that every accepted literal
 # (at most MAX_DIGITS significant digits) times any unit factor is computed exactly.
 MAX_DIGITS = 30
@@ -108,14 +112,21 @@ class Literal:
             written = self.from_base(base).quantize(Decimal(1).scaleb(self.exponent), ROUND_HALF_UP)
         return written == self.value
 
-    def rounds_near(self, base: Decimal) -> bool:
+    def rounds_near(self, base: Decimal, *, among_many: bool = False) -> bool:
         """For a hedged round number ("roughly 70 pounds", "nearly 1,500 mm"): True when
-        ``base`` reads as it within a hundredth of it. Such a number means a rounded one,
-        not its last digit; a number that is not round ("about 1,486") rounds as written."""
+        ``base`` reads as it, within half a step of its last digit that is not zero and
+        at most a twentieth of it (a hundredth ``among_many`` values). Such a number
+        means a rounded one, not its last digit; a number that is not round ("about
+        1,486") rounds as written."""
         if self.value < _ROUND or self.value % 10 or self.exponent < 0:
             return self.rounds_to(base)
+        step = Decimal(10)
+        while self.value % (step * 10) == 0:
+            step *= 10
+        share = _NEAR_ROUND_AMONG_MANY if among_many else _NEAR_ROUND
         with localcontext(CONTEXT):
-            return abs(self.from_base(base) - self.value) <= self.value * _NEAR_ROUND
+            reach = min(step / 2, self.value * share)
+            return abs(self.from_base(base) - self.value) <= reach
 
 
 @dataclass(frozen=True, slots=True)
