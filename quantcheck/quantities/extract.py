@@ -59,6 +59,7 @@ from quantcheck.quantities.phrases import (
     AGE_WORDS,
     ANCHOR_UNWORDS,
     APPOSITIVE_AGE_MAX,
+    CHANGE_WORDS,
     CONTEXT_UNITS,
     DURATION_MODIFIERS,
     ELAPSED_CLOCK_CUES,
@@ -89,6 +90,7 @@ _YEAR_WORDS = frozenset(YEAR_WORDS)
 _DAY_LIST_JOINERS = frozenset({"and", "or", "&"})
 _YEAR_DETERMINERS = frozenset(YEAR_DETERMINERS)
 _SCORE_BEFORE = frozenset(SCORE_BEFORE)
+_CHANGE_VERBS = frozenset(CHANGE_WORDS)
 _SCORE_AFTER = frozenset(SCORE_AFTER)
 _NEXT_WORD = re.compile(r"\s*+([A-Za-z]+)")
 _RANGE_DASH = re.compile(r"\s*[-–—]\s*")
@@ -887,6 +889,10 @@ class _Reader:
             # "5 mg per kg", "$1,500 per square foot": an amount per a measure of matter is
             # its own kind, so "5 mg per lb" is no reading of it.
             category, end = f"{category}/{measure[0]}", measure[1]
+        if category == "multiple" and _counts_occasions(self.scan, start, end):
+            # "won Wimbledon seven times", "lost only four times.": how often something
+            # happened, a count, not the ratio of two amounts.
+            category = NUMBER
         fact = Fact(category, relation, base)
         self._add(fact, context, end, exact=exact, literal=literal)
 
@@ -1252,6 +1258,27 @@ def _per_measure(scan: str, end: int) -> tuple[str, int] | None:
         if unit is not None and unit.category.startswith(_MEASURES):
             return unit.name, stop
     return None
+
+
+# What follows "N times" when it counts occasions: the clause ends, or a preposition or
+# conjunction starts another part ("seven times in a row", "three times and"); not a
+# comparison ("three times higher", "3 times the size", "twice as long").
+_OCCASIONS_END = re.compile(
+    r"\s*+(?:[.,;:!?)\]]|$|(?i:in|at|on|during|over|since|between|before|after|with|against"
+    r"|and|or|altogether|overall)\b)"
+)
+# Right before "N times", a verb of being makes it a comparison: "the ratio is 7 times".
+_BEING = frozenset(("is", "was", "are", "were", "be", "been", "being"))
+
+
+def _counts_occasions(scan: str, start: int, end: int) -> bool:
+    """Whether a multiple ending in the word "times" counts how often something happened;
+    not after a verb of change ("grew 10 times" is tenfold) or right after one of being."""
+    written = scan[start:end]
+    if written[-5:].casefold() != "times" or _OCCASIONS_END.match(scan, end) is None:
+        return False
+    before = previous_words(scan, start, count=3)
+    return _CHANGE_VERBS.isdisjoint(before) and (not before or before[0] not in _BEING)
 
 
 def _is_amount_of_matter(category: str) -> bool:
