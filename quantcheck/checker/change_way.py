@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from quantcheck.checker.earlier import said_as_earlier
+from quantcheck.checker.earlier import FROM_VALUE, said_as_earlier
 from quantcheck.checker.periods import ends_before
 from quantcheck.quantities.facts import Mention
 from quantcheck.quantities.patterns import alternation
@@ -26,7 +26,6 @@ _WAY = re.compile(
     rf"\b(?:(?P<up>(?i:{alternation(CHANGE_UP_WORDS)}))"
     rf"|(?P<down>(?i:{alternation(CHANGE_DOWN_WORDS)})))\b"
 )
-_FROM = re.compile(r"(?i:from)\s")
 
 
 def around(wording: str, claim: Mention) -> tuple[str, str]:
@@ -59,7 +58,7 @@ def left_behind(mention: Mention, text: str, other: Mention) -> bool:
     2024")."""
     if mention.period is not None and other.period is not None:
         return ends_before(mention.period, other.period)
-    return _FROM.match(mention.text) is not None or said_as_earlier(mention, text)
+    return FROM_VALUE.match(mention.text) is not None or said_as_earlier(mention, text)
 
 
 def may_go(old: Decimal, new: Decimal, way: int, *, old_left: bool, new_left: bool) -> bool:

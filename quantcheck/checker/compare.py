@@ -114,6 +114,8 @@ def find_support(
     claimed: frozenset[str] | None = None
     unread = True
 
+    dated = family(claim.fact.category) == PERIOD
+
     def bind(mention: Mention, index: EvidenceIndex) -> Binding | None:
         nonlocal claimed, unread
         if dated and mention.key is None:
@@ -122,7 +124,6 @@ def find_support(
             claimed, unread = _claim_anchors(claim, wording, companions), False
         return None if claimed is None else _binding(claim, mention, index, claimed, companions)
 
-    dated = family(claim.fact.category) == PERIOD
     claimed_per = _price_period(claim, wording)
     now = claims_now(wording)
     for doc_id, index in evidence:
@@ -316,7 +317,7 @@ def _binding(
         and periods_agree(claim, rival)
     ]
     # The rival the claim's words name best is the one a reason should name.
-    rivals.sort(key=lambda pair: -len(claimed & pair[1]))
+    rivals.sort(key=lambda pair: (-len(claimed & pair[1]), pair[0].span.start))
     rival = said_of_something_else(
         claimed,
         candidate,
@@ -823,14 +824,8 @@ def _bound_exponent(literal: Literal) -> int:
     at thousands, "over 2,300" at hundreds), since a round bound is round on purpose. A
     bound of one significant digit ("over $100", "within 10 days") is a threshold as
     written: cut at thousands, "over $1,000" would be any price from $1,000 to $1,999."""
-    exponent, value = literal.exponent, literal.value
-    if exponent != 0 or value == 0 or value != value.to_integral_value():
-        return exponent
-    whole, places = int(abs(value)), 0
-    while whole % 10 == 0:
-        whole //= 10
-        places += 1
-    return exponent + places if whole >= 10 else exponent
+    place = literal.round_place
+    return place if abs(literal.value).scaleb(-place) >= 10 else literal.exponent
 
 
 def _clock_candidates(fact: Fact, times: Sequence[Mention]) -> Iterator[tuple[Mention, MatchKind]]:

@@ -36,7 +36,8 @@ _AFTER = re.compile(
     r"^(?:\s*,?\s*[^,;]{1,40}?,)?\s*,?\s*"
     rf"(?i:{alternation(EARLIER_AFTER)})\b(?!['’]s)"
 )
-_FROM = re.compile(r"(?i:from)\s+")
+# A change's first value is spanned with its "from" ("up from 200 MB").
+FROM_VALUE = re.compile(r"(?i:from)\s+")
 _DATED = re.compile(
     r"\s*,?\s*(?i:in|for|on|during)\s+(?:(?i:the)\s+)?"
     r"(?:[A-Z][a-z]+\b|\d{4}\b|(?i:first|second|third|fourth)\s+(?i:quarter|half)\b|Q[1-4]\b)"
@@ -70,8 +71,7 @@ def said_as_earlier(mention: Mention, text: str) -> bool:
     if mention.key is not None or mention.period is not None:
         return False  # data states periods by its keys; a dated value by its date
     start, end = mention.span.start, mention.span.end
-    # A change's first value is spanned with its "from" ("up from 200 MB").
-    opening = _FROM.match(mention.text)
+    opening = FROM_VALUE.match(mention.text)
     stop = start + (opening.end() if opening is not None else 0)
     changed = opening is not None and _CHANGED.search(text, max(0, start - _REACH), start)
     if changed or _BEFORE.search(text, max(0, start - _REACH), stop) is not None:

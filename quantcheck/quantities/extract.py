@@ -90,7 +90,7 @@ _YEAR_WORDS = frozenset(YEAR_WORDS)
 _DAY_LIST_JOINERS = frozenset({"and", "or", "&"})
 _YEAR_DETERMINERS = frozenset(YEAR_DETERMINERS)
 _SCORE_BEFORE = frozenset(SCORE_BEFORE)
-_CHANGE_VERBS = frozenset(CHANGE_WORDS)
+_CHANGE_WORDS = frozenset(CHANGE_WORDS)
 _SCORE_AFTER = frozenset(SCORE_AFTER)
 _NEXT_WORD = re.compile(r"\s*+([A-Za-z]+)")
 _RANGE_DASH = re.compile(r"\s*[-–—]\s*")
@@ -1278,7 +1278,7 @@ def _counts_occasions(scan: str, start: int, end: int) -> bool:
     if written[-5:].casefold() != "times" or _OCCASIONS_END.match(scan, end) is None:
         return False
     before = previous_words(scan, start, count=3)
-    return _CHANGE_VERBS.isdisjoint(before) and (not before or before[0] not in _BEING)
+    return _CHANGE_WORDS.isdisjoint(before) and (not before or before[0] not in _BEING)
 
 
 def _is_amount_of_matter(category: str) -> bool:

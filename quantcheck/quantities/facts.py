@@ -112,6 +112,20 @@ class Literal:
             written = self.from_base(base).quantize(Decimal(1).scaleb(self.exponent), ROUND_HALF_UP)
         return written == self.value
 
+    @property
+    def round_place(self) -> int:
+        """The place of the last digit that is not zero of a whole number written without
+        decimals (3 for 16,000, 2 for 2,300); the place of the last written digit of any
+        other number."""
+        value = self.value
+        if self.exponent != 0 or value == 0 or value != value.to_integral_value():
+            return self.exponent
+        whole, places = int(abs(value)), 0
+        while whole % 10 == 0:
+            whole //= 10
+            places += 1
+        return places
+
     def rounds_near(self, base: Decimal, *, among_many: bool = False) -> bool:
         """For a hedged round number ("roughly 70 pounds", "nearly 1,500 mm"): True when
         ``base`` reads as it, within half a step of its last digit that is not zero and
@@ -120,9 +134,7 @@ class Literal:
         1,486") rounds as written."""
         if self.value < _ROUND or self.value % 10 or self.exponent < 0:
             return self.rounds_to(base)
-        step = Decimal(10)
-        while self.value % (step * 10) == 0:
-            step *= 10
+        step = Decimal(1).scaleb(self.round_place)
         share = _NEAR_ROUND_AMONG_MANY if among_many else _NEAR_ROUND
         with localcontext(CONTEXT):
             reach = min(step / 2, self.value * share)
