@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.common import timed
+from bench.common import cpu_timed
 from bench.read_scaling import FORMATS, MEGABYTE, SIZES, document
 from quantcheck.quantities import structured
 from quantcheck.quantities.evidence import extract_document
@@ -22,7 +22,7 @@ ATTEMPTS = 3
 
 def per_megabyte(text: str, rounds: int) -> float:
     """The fastest of ``rounds`` readings, in seconds per megabyte: the least noisy."""
-    return min(timed(lambda: extract_document(text)) for _ in range(rounds)) / (
+    return min(cpu_timed(lambda: extract_document(text)) for _ in range(rounds)) / (
         len(text) / MEGABYTE
     )
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.common import timed
+from bench.common import cpu_timed
 from quantcheck.quantities import structured
 from quantcheck.quantities.structured import Cell, Layout
 from quantcheck.quantities.structured.statements import Statement, stated
@@ -629,7 +629,7 @@ HOSTILE = {
 
 
 def _seconds_per_character(text: str, rounds: int) -> float:
-    best = min(timed(lambda: structured.read(text)) for _ in range(rounds))
+    best = min(cpu_timed(lambda: structured.read(text)) for _ in range(rounds))
     return best / len(text)
 
 
