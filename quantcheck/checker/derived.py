@@ -67,6 +67,8 @@ _DAY = 86400
 _RATIO = Decimal("0.05")
 _HEDGED_RATIO = Decimal("0.17")
 _KEY_WORDS = re.compile(r"[a-z]+")
+# Claimed categories that a difference of two percentages gives.
+_POINTS = frozenset({"percentage_points", f"{COUNT_PREFIX}point]"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,10 @@ def derive(
         return None
     agrees = _agreement(claim)
     said = _cues(wording)
+    if fact.category in _POINTS:
+        found = _points(claim, index, agrees, said, wording)
+        if found is not None:
+            return found
     if fact.category == "time_seconds":
         found = _span(index, agrees) or _clock_gap(index, agrees, said, companions)
         if found is not None:
@@ -216,10 +222,13 @@ def _rounds_to(written: Decimal, value: Decimal) -> bool:
 # --- the evidence values a computation may use -----------------------------------------------
 
 
-def _values(mentions: Iterable[Mention], claim: Mention) -> list[tuple[Decimal, Mention]]:
-    """Single values of the claim's category among ``mentions`` (or, for a count or plain
-    number, of any count or plain number), stated for a period the claim's agrees with."""
-    category = claim.fact.category
+def _values(
+    mentions: Iterable[Mention], claim: Mention, category: str | None = None
+) -> list[tuple[Decimal, Mention]]:
+    """Single values of ``category`` (by default the claim's) among ``mentions`` (or, for
+    a count or plain number, of any count or plain number), stated for a period the
+    claim's agrees with."""
+    category = category or claim.fact.category
     loose = category == NUMBER or category.startswith(COUNT_PREFIX)
     found = []
     for mention in mentions:
@@ -551,6 +560,7 @@ def _pairwise(
     # A change the claim states as an amount ("fell by 30,000") is a difference too.
     adds, subtracts = "total" in said, bool(said & {"difference", "change"})
     stated = {m.fact.value for m in companions if m is not claim}
+
     for group in _comparable(index):
         values = sorted(_values(group, claim), key=lambda item: item[0] not in stated)
         if len(values) < 2:
@@ -569,6 +579,43 @@ def _pairwise(
                     if agrees(total):
                         shown = " + ".join(_show(value, claim) for value, _ in trio)
                         return Derivation(shown, tuple(m for _, m in trio))
+    return None
+
+
+def _points(
+    claim: Mention, index: EvidenceIndex, agrees: _Agrees, said: frozenset[str], wording: str
+) -> Derivation | None:
+    """Points said of percentages: their difference, whatever word says so ("planting
+    advanced 4 percentage points", "trailed its average by 8 points"), or a total the
+    claim calls one. A sentence of four percentages differs by many amounts, so the
+    values must be those the claim speaks of: of the sentences and records whose
+    percentages share the most words with the claim, the pairs whose two values share
+    the most ("3 points below the regional average" is 75% - 72% where enrolment was 72%
+    and the average 75%, not 79% - 72% with last year's 79%)."""
+    claimed = text_words(wording)
+    best: tuple[int, int] = (-1, -1)
+    pairs: list[tuple[tuple[Decimal, Mention], tuple[Decimal, Mention]]] = []
+    for group in _comparable(index):
+        values = _values(group, claim, PERCENT)
+        if len(values) < 2:
+            continue
+        words = {id(m): claimed & index.anchors.of(m) for _, m in values}
+        spoken = len(frozenset().union(*words.values()))
+        for first, second in itertools.combinations(values, 2):
+            score = (spoken, len(words[id(first[1])]) + len(words[id(second[1])]))
+            if score > best:
+                best, pairs = score, []
+            if score == best:
+                pairs.append((first, second))
+    adds = "total" in said
+    with localcontext(CONTEXT):
+        for (a, one), (b, other) in pairs:
+            if agrees(abs(a - b)):
+                big, small = (one, other) if a >= b else (other, one)
+                shown = f"{format_decimal(max(a, b))}% - {format_decimal(min(a, b))}%"
+                return Derivation(shown, (big, small))
+            if adds and agrees(a + b):
+                return Derivation(f"{format_decimal(a)}% + {format_decimal(b)}%", (one, other))
     return None
 
 
