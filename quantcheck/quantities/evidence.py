@@ -330,7 +330,7 @@ def _data_value(
     """A number in data, in the unit its document states for its key, stated for the
     date of its record."""
     number = parse_number(written)
-    scale = cell.scale if _is_amount(unit.category) else Decimal(1)
+    scale = cell.scale if _is_amount(unit.category) or cell.own_scale else Decimal(1)
     base, exact = units.to_base(number.value, scale, unit)
     literal = Literal(
         number.value, number.exponent, scale, unit.shift, unit.numerator, unit.denominator
@@ -452,7 +452,9 @@ def _unit_in_key(key: str) -> units.Unit | None:
         unit = _unit_named(bracketed.strip(), as_written=True)
         if unit is not None:
             return unit
-    words = _KEY_WORDS.findall(key)
+    # A bracket that names no unit states a scale or a remark: "Harvested acres
+    # (thousand)" is in acres.
+    words = _KEY_WORDS.findall(_KEY_UNIT.sub(" ", key))
     folded = [word.casefold() for word in words]
     if any(a in _SHARE_WORDS and b == "of" for a, b in itertools.pairwise(folded)):
         return units.lookup("%")  # "max_match_pct_of_pay": a share of something
@@ -461,6 +463,12 @@ def _unit_in_key(key: str) -> units.Unit | None:
     scaled = _scaled_currency([word.casefold() for word in words[-2:]])
     if scaled is not None:
         return scaled
+    if len(words) >= 2:
+        # A unit of two words ends the key: "Sq ft" and "living_area_sq_ft" are square
+        # feet, "Volume fl oz" fluid ounces, not feet and ounces.
+        unit = units.lookup(f"{words[-2]} {words[-1]}")
+        if unit is not None:
+            return unit
     # "glucose_mmol_l" is mmol/l: a name, then a unit pair. "carbs_g" and "mtow_kg" are a
     # name and a unit: grams of carbs, not a unit "carbs/g".
     if len(words) >= 3 and words[-1].casefold() in KEY_DENOMINATORS:

@@ -478,6 +478,8 @@ UNIT_FIELD_KEYS: frozenset[str] = frozenset({"unit", "units", "uom", "unit_of_me
 KEY_UNIT_ALIASES: dict[str, str] = {
     "in": "inch", "pct": "%", "c": "°C", "f": "°F", "ms": "ms", "s": "s", "w": "W",
     "kw": "kW", "v": "V", "kv": "kV", "mv": "mV", "ma": "mA", "wh": "Wh", "kwh": "kWh",
+    # no "mw": a key's "mw" is megawatts on a grid and milliwatts on a radio
+    "gw": "GW", "gwh": "GWh", "twh": "TWh",
     "age": "years",  # "age": 25 is an age in years, as "aged 25" is
 }  # fmt: skip
 # Last words of keys that divide the word before them: "glucose_mmol_l" is in mmol/L,

@@ -169,6 +169,12 @@ UNITS: tuple[Unit, ...] = (
        aliases=("miles", "mile", "statute miles", "statute mile"), exact=("mi",)),
     # the international nautical mile is exactly 1852 m
     _u("nautical mile", "length_m", 1852, aliases=("nautical miles", "nautical mile", "nmi")),
+    # both exact by definition (IAU 2012; a Julian year of light); the parsec is not a
+    # decimal number of metres and is left out
+    _u("astronomical unit", "length_m", 149597870700,
+       aliases=("astronomical units", "astronomical unit"), exact=("AU",)),
+    _u("light-year", "length_m", 9460730472580800,
+       aliases=("light-years", "light-year", "light years", "light year"), exact=("ly",)),
     # mass, in kilograms
     # NFKC reads the micro sign as mu: "µg" arrives as "μg"; "mcg" is how labels write it
     _u("microgram", "mass_kg", "0.000000001",

@@ -29,6 +29,9 @@ class Cell:
     scale: Decimal = Decimal(1)
     row: str | None = None
     column: str | None = None
+    # Whether the scale is the value's own header's ("Harvested acres (thousand)"), which
+    # multiplies a measurement too, not a caption's over a table of amounts.
+    own_scale: bool = False
 
 
 @dataclass(frozen=True, slots=True)

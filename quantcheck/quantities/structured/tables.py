@@ -81,7 +81,8 @@ def table_cells(
                 continue
             column = columns[index] if index < len(columns) else unnamed
             # A value written as a percentage is one, whatever the table's scale.
-            scale, unit = _PERCENT if field.text.endswith("%") else column.stated[kind]
+            percent = field.text.endswith("%")
+            scale, unit = _PERCENT if percent else column.stated[kind]
             found.append(
                 Cell(
                     column.name,
@@ -93,6 +94,7 @@ def table_cells(
                     scale,
                     label,
                     column.name or None,
+                    own_scale=not percent and column.own_scale,
                 )
             )
     return found
@@ -143,6 +145,7 @@ class _Column:
         self.path = (name,) if name else ()
         self.caption = caption
         self.own = stated(name) if name else None
+        self.own_scale = self.own is not None and self.own.scale != 1
         # The unit the caption gives this column by name ("MSRP in US dollars").
         self.named_unit = caption.unit_of(name) if caption is not None and name else None
         words = {word.casefold() for word in _WORDS.findall(name)}
