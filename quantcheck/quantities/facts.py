@@ -130,10 +130,13 @@ class Literal:
         """For a hedged round number ("roughly 70 pounds", "nearly 1,500 mm"): True when
         ``base`` reads as it, within half a step of its last digit that is not zero and
         at most a twentieth of it (a hundredth ``among_many`` values). Such a number
-        means a rounded one, not its last digit; a number that is not round ("about
-        1,486") rounds as written."""
+        means a rounded one, not its last digit; it also rounds as written ("about 10
+        pounds" for 10.3 lb, though a hundredth of 10 is less); a number that is not round
+        ("about 1,486") rounds as written only."""
+        if self.rounds_to(base):
+            return True
         if self.value < _ROUND or self.value % 10 or self.exponent < 0:
-            return self.rounds_to(base)
+            return False
         step = Decimal(1).scaleb(self.round_place)
         share = _NEAR_ROUND_AMONG_MANY if among_many else _NEAR_ROUND
         with localcontext(CONTEXT):
