@@ -58,9 +58,11 @@ _COMMA = ","
 _JOINERS = frozenset({"and", "but", "while", "whereas"})
 # A clause stops at a full stop, a semicolon, a line break or a conjunction that starts a
 # contrasting or subordinate clause ("..., while full-year revenue growth is expected");
-# in data, a cell also stops at a quote, a bracket or a field separator.
+# in data, a cell also stops at a quote, a bracket or a field separator. "However" and
+# "though" set off by commas are asides inside one clause: "Shipments, however, grew".
 _CLAUSE_STOP = re.compile(
-    r"[.!?;](?=\s)|\n|\b(?:while|whereas|although|though|but|despite|because|however)\b"
+    r"[.!?;](?=\s)|\n|\b(?:while|whereas|although|but|despite|because)\b"
+    r"|\b(?:though|however)\b(?!\s*,)"
 )
 _CELL_STOP = re.compile(r"[.!?;](?=\s)|[\n'\"{}\[\]|\t,]")
 # At most this many characters, all conjunctions and commas, between listed values, and

@@ -643,6 +643,7 @@ ANCHOR_UNWORDS: frozenset[str] = _words(
     above below between among across through during before after since until till upon
     per via than as like near off out up down
     and or but nor so yet if then else also too only just even still very more most less
+    however though
     least much many some any all each every both either neither no not none other another
     such same own few several
     be is are was were been being am have has had having do does did done doing
