@@ -457,9 +457,10 @@ def _same_cell(one: Mention, two: Mention) -> bool:
 def phrase_before(text: str, start: int) -> str:
     """The words before ``start`` back to where their phrase starts: "He was mayor from 2002
     to 2010 and | governor from 2011 to 2015". A value in brackets takes the words before
-    the bracket ("Head coach (2007–2013)")."""
+    the bracket ("Head coach (2007–2013)"), and one set off by a comma the words before
+    the comma ("aired for eight seasons, from 2009 to 2017")."""
     before = text[max(0, start - _PHRASE_REACH) : start]
-    if before.rstrip().endswith("("):
+    if before.rstrip().endswith(("(", ",")):
         before = before.rstrip()[:-1]
     return _PHRASE_START.split(before)[-1]
 

@@ -114,7 +114,8 @@ def elapsed(
 def _stated_span(
     claim: Mention, index: EvidenceIndex, wording: str, claimed: Sequence[Mention]
 ) -> Elapsed | None:
-    """Years the evidence states as one span, "chancellor from 2002 to 2010", for a claim
+    """Time the evidence states as one span, "chancellor from 2002 to 2010", "aired from
+    21 September 2009 to 14 May 2017", for a claim
     of how long ("she was chancellor for eight years") that states nothing else and says
     what the span's own words say: a document of many spans has one of almost any length
     (a lifespan, another office, another person's), and only those words tell which one
@@ -123,13 +124,12 @@ def _stated_span(
         return None  # "5% for eight years": the span must be the 5%'s, a pairing left out
     said: tuple[Anchors, Anchors] | None = None
     for mention in index.by_family.get(PERIOD, ()):
-        fact = mention.fact
-        if fact.category != dates.YEAR or fact.relation is not Relation.RANGE:
+        if mention.fact.relation is not Relation.RANGE:
             continue
-        low, high = fact.value, fact.upper
-        assert isinstance(low, str)
-        assert isinstance(high, str)
-        months = (int(high) - int(low)) * 12
+        ends = list(_moments((mention,), claimed=False))
+        if len(ends) != 2:
+            continue
+        months = _months_between(*ends)
         if months <= 0 or not _agrees(claim, Decimal(months)):
             continue
         said = words_and_names(wording) if said is None else said
@@ -225,20 +225,25 @@ def _months(
 ) -> Elapsed | None:
     """Months or years between two dates, months or years: between their starts."""
     for start, end in _pairs(claimed, evidence):
-        first = datetime.date.fromordinal(start.first)
-        last = datetime.date.fromordinal(end.first)
-        if start.year or end.year:
-            # At the precision of the coarser date: "2009 to 2011" is two years, whatever
-            # day of 2011 the evidence gives.
-            months = (last.year - first.year) * 12
-        else:
-            months = (last.year - first.year) * 12 + last.month - first.month
-        if last.day < first.day and start.day and end.day:
-            months -= 1  # a month not yet complete
+        months = _months_between(start, end)
         if months > 0 and _agrees(claim, Decimal(months)):
             shown = f"{months} months {_between(start, end)}"
             return _elapsed(shown, start, end)
     return None
+
+
+def _months_between(start: _Moment, end: _Moment) -> int:
+    """Whole months from the start of one date to the start of a later one."""
+    first = datetime.date.fromordinal(start.first)
+    last = datetime.date.fromordinal(end.first)
+    if start.year or end.year:
+        # At the precision of the coarser date: "2009 to 2011" is two years, whatever
+        # day of 2011 the evidence gives.
+        return (last.year - first.year) * 12
+    months = (last.year - first.year) * 12 + last.month - first.month
+    if last.day < first.day and start.day and end.day:
+        months -= 1  # a month not yet complete
+    return months
 
 
 def _age(claim: Mention, claimed: Sequence[_Moment], evidence: Sequence[_Moment]) -> Elapsed | None:
