@@ -168,6 +168,9 @@ def find_support(
         )
     if other_thing is not None:
         return _said_of_something_else(claim, *other_thing)
+    ends = _stated_ends(claim, evidence, wording, companions) if dated else None
+    if ends is not None:
+        return ends
     for doc_id, index in evidence:
         derivation = derive(claim, index, wording, companions)
         if derivation is not None:
@@ -226,6 +229,46 @@ def find_support(
         other_period=found.mention.period if found.difference is Difference.OTHER_PERIOD else None,
         difference=found.difference,
     )
+
+
+def _stated_ends(
+    claim: Mention,
+    evidence: Sequence[tuple[str, EvidenceIndex]],
+    wording: str,
+    companions: Sequence[Mention],
+) -> FactCheck | None:
+    """A claimed span of dates or years whose two ends one document states apart, each
+    as a claimed date of its own would be supported: "halted between 1473 and 1842" where
+    work stopped in 1473 and resumed in 1842. A date is matched wherever its document
+    states it (see find_support), so each end is too; a range of other values is an
+    estimate, and its ends stated apart are no support."""
+    fact = claim.fact
+    if fact.relation is not Relation.RANGE or fact.category not in _SPAN_ENDS:
+        return None
+    assert fact.upper is not None
+    for doc_id, index in evidence:
+        found = []
+        for end in (fact.value, fact.upper):
+            one = replace(claim, fact=Fact(fact.category, Relation.EQ, end))
+            check = find_support(one, [(doc_id, index)], wording, companions)
+            if not check.matched or check.evidence is None or check.match_kind in _NOT_STATED:
+                break
+            found.append(check.evidence)
+        if len(found) == 2:
+            return FactCheck(
+                claim,
+                matched=True,
+                match_kind=MatchKind.DERIVED,
+                evidence_doc_id=doc_id,
+                evidence=found[0],
+                derivation=f"{fact.value} and {fact.upper} stated apart",
+                sources=tuple(found),
+            )
+    return None
+
+
+_SPAN_ENDS = frozenset({dates.DATE, dates.MONTH, dates.YEAR})
+_NOT_STATED = frozenset({MatchKind.DERIVED, MatchKind.OTHER_READING})
 
 
 def _writes_code(claim: Mention, wording: str, code: Mention) -> bool:
