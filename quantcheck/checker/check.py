@@ -27,6 +27,7 @@ from quantcheck.checker.model import (
     Status,
     Verdict,
 )
+from quantcheck.quantities.bare_months import bare_months
 from quantcheck.quantities.budget import (
     DEFAULT_DOCUMENT_FACTS_MIB,
     MIB,
@@ -109,6 +110,10 @@ class Checker:
         refs = tuple(EvidenceRef(doc_id, sha256) for doc_id, sha256 in cited)
         indexes = [(doc_id, self.evidence(documents[doc_id])) for doc_id, _ in cited]
         claimed = extract(text, scope=self.options.scope)
+        # A month a claim names alone ("rose 0.4% in April") is a period it states.
+        claimed = replace(
+            claimed, mentions=tuple(bare_months(text, claimed.mentions, FactBudget(None)))
+        )
         flags = set(claimed.flags)
         for _, index in indexes:
             flags.update(f"evidence_{flag}" for flag in index.extraction.flags)

@@ -67,7 +67,14 @@ def period_match(claimed: Fact, found: Fact) -> MatchKind | None:
         return None
     if not claim_extent.has_year:
         if not found_extent.has_year:
-            return None  # year-less on both sides: equal values were matched exactly
+            # Year-less on both sides: compared in a leap year, where every day of both
+            # exists ("the end of March" holds "March 31").
+            claim_extent, found_extent = _extent(claimed, _LEAP_YEAR), _extent(found, _LEAP_YEAR)
+            if claim_extent is None or found_extent is None:
+                return None
+            if claim_extent.first <= found_extent.first and found_extent.last <= claim_extent.last:
+                return MatchKind.PERIOD
+            return None
         year = dates.year_of(found_extent)
         if year is None:
             return None
@@ -106,6 +113,9 @@ def years_of(fact: Fact) -> range | None:
     if extent is None or not extent.has_year:
         return None
     return range(date.fromordinal(extent.first).year, date.fromordinal(extent.last).year + 1)
+
+
+_LEAP_YEAR = 2000
 
 
 @lru_cache(maxsize=65536)

@@ -4,8 +4,9 @@ News writes "the trek, which kicks off in August, will run through October" unde
 dateline of May 22, 2007: the months are August and October 2007. A month named after a
 word that places something in time ("in", "through", "since", "early") is read here as
 a month of no year, and :mod:`.datelines` then gives it the year of the nearest full date
-before it, as it does for a day written without a year. Only evidence is read this way:
-evidence keeps every plausible reading, the claim commits to the ones it states.
+before it, as it does for a day written without a year. A claim's months are read the same
+way: "rose 0.4% in April" states April. A value no other period places is stated for
+such a month of its clause ("after increasing 0.4% in March").
 
 Only capitalized full names are read ("in May" is a month, "in may" is not), and never
 one followed by a number, which the date readers have read already ("in August 2007",
@@ -20,6 +21,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from quantcheck.quantities import dates
+from quantcheck.quantities.binding import bind_periods
 from quantcheck.quantities.budget import FactBudget
 from quantcheck.quantities.facts import Fact, Mention, Relation, Span
 from quantcheck.quantities.phrases import MONTHS
@@ -43,7 +45,14 @@ def bare_months(text: str, mentions: Sequence[Mention], budget: FactBudget) -> l
     found = list(_months(text, mentions, budget))
     if not found:
         return list(mentions)
-    return sorted([*mentions, *found], key=lambda m: m.span.start)
+    merged = sorted([*mentions, *found], key=lambda m: m.span.start)
+    # A value of prose stated for no period yet is stated for a month its clause names
+    # alone: "after increasing 0.4% in March" is March's 0.4%.
+    months = {m.fact for m in found}
+    return [
+        fresh if old.period is None and old.key is None and fresh.period in months else old
+        for old, fresh in zip(merged, bind_periods(text, merged), strict=True)
+    ]
 
 
 def _months(text: str, mentions: Sequence[Mention], budget: FactBudget) -> Iterator[Mention]:
