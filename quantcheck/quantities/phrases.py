@@ -136,6 +136,8 @@ CHANGE_WORDS: tuple[str, ...] = (
     "changed", "change", "changes", "upgraded", "downgraded", "revised", "up", "down",
     "soared", "plunged", "tumbled", "dipped", "edged", "ticked", "shifted", "postponed",
     "delayed", "rescheduled", "pushed", "extended", "brought", "moved",
+    # multiplied: "doubles to 200 from 100" (not "double", a room or a bed as often)
+    "doubled", "doubles", "tripled", "triples", "quadrupled", "halved", "halves",
 )
 
 # Of the words above, those that state a change only before "from": "sales to be up 2%
