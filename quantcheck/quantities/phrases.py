@@ -686,6 +686,10 @@ ANCHOR_SYNONYMS: dict[str, str] = {
     "precipitation": "rain",
     "rainfall": "rain",
     "employee": "staff",
+    # adverbs say what their adjectives do: "currently costs" is the "current" price
+    "currently": "current",
+    "previously": "previous",
+    "originally": "original",
     "worker": "staff",
     # abbreviations tables use for the words answers spell out
     "hwy": "highway",
