@@ -304,9 +304,18 @@ def _period_named(header: str) -> Fact | None:
         for m in extract(header).mentions
         if m.fact.category in dates.PERIOD_CATEGORIES and m.fact.relation is Relation.EQ
     ]
-    if len(found) != 1 or len(header.strip()) - len(found[0].text) > _HEADER_SLACK:
+    if len(found) == 1 and len(header.strip()) - len(found[0].text) <= _HEADER_SLACK:
+        return found[0].fact
+    # A year as one part of a key of words: "population_2020", "2019_kt_co2e",
+    # "Revenue 2024".
+    years = [part for part in _KEY_PARTS.split(header) if _KEY_YEAR.fullmatch(part)]
+    if len(years) != 1:
         return None
-    return found[0].fact
+    return Fact(dates.YEAR, Relation.EQ, years[0])
+
+
+_KEY_PARTS = re.compile(r"[\s_\-/]+")
+_KEY_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 # Characters a header may hold beside its period: "FY 2024" is read as the year 2024.
