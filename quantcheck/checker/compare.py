@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_UP, Decimal, localcontext
 
 from quantcheck.checker.anchors import (
+    anchor_words,
     claim_anchors,
     named_records,
     said_of_something_else,
@@ -351,6 +352,10 @@ def _binding(
         if candidate.key is not None
         else (candidate.fact.category,)
     )
+    if candidate.key is not None:
+        # A count's rival may count the same thing by another word: "Beds" 5 is the
+        # rival of "Baths" 4 for "4 bedrooms".
+        categories.update(dict.fromkeys(_counts_of_the_same(claim.fact.category, index)))
     rivals = [
         (rival, anchors.of(rival))
         for category in categories
@@ -372,6 +377,21 @@ def _binding(
     if rival is None:
         return Binding(claimed, found)
     return Binding(claimed, found, rival, anchors.of(rival))
+
+
+def _counts_of_the_same(category: str, index: EvidenceIndex) -> list[str]:
+    """The document's categories of counts whose noun names what a claimed count's does
+    (by lemma or listed synonym), other than the claim's own."""
+    if not category.startswith(COUNT_PREFIX):
+        return []
+    noun = set(anchor_words(category[len(COUNT_PREFIX) : -1]))
+    return [
+        other
+        for other in index.by_category
+        if other != category
+        and other.startswith(COUNT_PREFIX)
+        and not noun.isdisjoint(anchor_words(other[len(COUNT_PREFIX) : -1]))
+    ]
 
 
 # --- value first: what the evidence holds of a claim's numbers ---------------------------

@@ -686,6 +686,9 @@ ANCHOR_SYNONYMS: dict[str, str] = {
     "precipitation": "rain",
     "rainfall": "rain",
     "employee": "staff",
+    # listings head rooms by the short word: "Beds", "Baths"
+    "bedroom": "bed",
+    "bathroom": "bath",
     # adverbs say what their adjectives do: "currently costs" is the "current" price
     "currently": "current",
     "previously": "previous",
