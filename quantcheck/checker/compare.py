@@ -238,8 +238,8 @@ def _stated_ends(
     wording: str,
     companions: Sequence[Mention],
 ) -> FactCheck | None:
-    """A claimed span of dates or years whose two ends one document states apart, each
-    as a claimed date of its own would be supported: "halted between 1473 and 1842" where
+    """A claimed span of dates or years whose two ends one document states, each as a
+    claimed date of its own would be supported: "halted between 1473 and 1842" where
     work stopped in 1473 and resumed in 1842. A date is matched wherever its document
     states it (see find_support), so each end is too; a range of other values is an
     estimate, and its ends stated apart are no support."""
@@ -259,10 +259,9 @@ def _stated_ends(
             return FactCheck(
                 claim,
                 matched=True,
-                match_kind=MatchKind.DERIVED,
+                match_kind=MatchKind.PERIOD,
                 evidence_doc_id=doc_id,
                 evidence=found[0],
-                derivation=f"{fact.value} and {fact.upper} stated apart",
                 sources=tuple(found),
             )
     return None
@@ -610,15 +609,6 @@ def _candidates(claim: Mention, index: EvidenceIndex) -> Iterator[tuple[Mention,
             kind = period_match(fact, mention.fact)
             if kind is not None:
                 yield mention, kind
-        if fact.relation is Relation.RANGE and fact.upper is not None:
-            # "between 2020 and 2022": two dates, each of which the evidence may state.
-            ends = [Fact(fact.category, Relation.EQ, v) for v in (fact.value, fact.upper)]
-            found = [
-                next((m for m in index.periods_meeting(e) if period_match(e, m.fact)), None)
-                for e in ends
-            ]
-            if found[0] is not None and found[1] is not None:
-                yield found[0], MatchKind.PERIOD
         if fact.category == dates.YEAR and fact.relation is Relation.EQ:
             # The same four digits read otherwise in the evidence ("for 2021 remains",
             # "COLREGs 1972", a table cell): a year is its digits, unless they belong to
