@@ -60,7 +60,7 @@ from quantcheck.quantities.categories import (
 from quantcheck.quantities.context import price_period
 from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, Span
 from quantcheck.quantities.patterns import alternation
-from quantcheck.quantities.phrases import DECREASE_WORDS, PERIOD_WORDS
+from quantcheck.quantities.phrases import DECREASE_WORDS, EVENT_WORDS, PERIOD_WORDS
 from quantcheck.quantities.readings import Writing, values_of
 
 _PREFERENCE = {
@@ -74,6 +74,7 @@ _PREFERENCE = {
 }
 _OTHER_READINGS = frozenset({SCORE, ORDINAL, TIME_OF_DAY})
 _UNBOUND = frozenset({IDENTIFIER, SCORE, TIME_OF_DAY, ORDINAL})
+_EVENT_WORDS = frozenset(EVENT_WORDS)
 # Bounds a value equal to their own satisfies: "at least 5" holds 5, "more than 5" not.
 _INCLUSIVE = frozenset({Relation.GE, Relation.LE})
 _BOUNDS = _INCLUSIVE | {Relation.GT, Relation.LT}
@@ -119,11 +120,23 @@ def find_support(
 
     def bind(mention: Mention, index: EvidenceIndex) -> Binding | None:
         nonlocal claimed, unread
-        if dated and mention.key is None:
-            return None  # a date of prose is bound to its clause's time, not to a thing
         if unread:
             claimed, unread = _claim_anchors(claim, wording, companions), False
-        return None if claimed is None else _binding(claim, mention, index, claimed, companions)
+        if claimed is None:
+            return None
+        found = _binding(claim, mention, index, claimed, companions)
+        # A date of prose is another event's only where the words that set it apart name
+        # an event: "married in 1823" where 1827 is the marriage's year. A date that
+        # opens its line dates what is written above or after it (a dateline under a
+        # headline), whatever words follow.
+        if (
+            dated
+            and mention.key is None
+            and found.rival is not None
+            and (_EVENT_WORDS.isdisjoint(found.naming) or _opens_line(index.text, mention.span))
+        ):
+            return Binding(found.claimed, found.found)
+        return found
 
     claimed_per = _price_period(claim, wording)
     now = claims_now(wording)
@@ -376,6 +389,19 @@ def _binding(
     if rival is None:
         return Binding(claimed, found)
     return Binding(claimed, found, rival, anchors.of(rival))
+
+
+def _opens_line(text: str, span: Span) -> bool:
+    """Whether nothing but spaces and marks stands before ``span`` on its line."""
+    cut = max(0, span.start - _LINE_OPENING)
+    newline = text.rfind("\n", cut, span.start)
+    if newline < 0 and cut > 0:
+        return False  # a long line's words before it
+    return _LETTERS.search(text, newline + 1, span.start) is None
+
+
+_LINE_OPENING = 80
+_LETTERS = re.compile(r"[A-Za-z0-9]")
 
 
 def _counts_of_the_same(category: str, index: EvidenceIndex) -> list[str]:

@@ -741,3 +741,16 @@ IDENTIFIER_KEYS: frozenset[str] = frozenset(
         "no",
     }
 )
+
+# Events a date is said of, as anchors (lemmas): a date of prose belongs to another event
+# only where such a word sets the two apart ("married in 1823" where the marriage is
+# dated 1827); other words ("tax", "quarter") name what a date is of too loosely.
+EVENT_WORDS: tuple[str, ...] = (
+    "bear", "born", "die", "death", "marry", "marriage", "divorce", "join", "leave",
+    "retire", "resign", "elect", "election", "appoint", "hire", "found", "establish",
+    "build", "construct", "open", "opening", "close", "closure", "launch", "release",
+    "premiere", "debut", "publish", "sign", "win", "award", "climb", "scrap", "sink",
+    "demolish", "complete", "incorporate", "begin", "start", "end", "finish", "discover",
+    "invent", "graduate", "enter", "inaugurate", "crown", "splash", "land", "ceremony",
+    "finale",
+)  # fmt: skip
