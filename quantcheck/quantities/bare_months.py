@@ -32,10 +32,13 @@ _PLACING = (
     r"in|into|through|throughout|until|till|since|from|during|by|before|after|early|late|mid|of"
 )
 _BARE_MONTH = re.compile(
-    rf"\b(?:{_PLACING})[\s-]+(?P<month>{'|'.join(reversed(_FULL_NAMES))})\b"
+    rf"\b(?i:{_PLACING})[\s-]+(?P<month>{'|'.join(reversed(_FULL_NAMES))})\b"
     # not a month a day or a year follows: "in August 2007", "through October 5"
     r"(?!\s*[,.]?\s*(?:of\s+)?\d)"
 )
+
+
+_SINCE = re.compile(r"\bsince[\s-]+(?:(?:early|late|mid)[\s-]+)?$", re.IGNORECASE)
 
 
 def bare_months(text: str, mentions: Sequence[Mention], budget: FactBudget) -> list[Mention]:
@@ -48,7 +51,10 @@ def bare_months(text: str, mentions: Sequence[Mention], budget: FactBudget) -> l
     merged = sorted([*mentions, *found], key=lambda m: m.span.start)
     # A value of prose stated for no period yet is stated for a month its clause names
     # alone: "after increasing 0.4% in March" is March's 0.4%.
-    months = {m.fact for m in found}
+    # "Stable since mid-February" states nothing for February itself.
+    months = {
+        m.fact for m in found if not _SINCE.search(text, max(0, m.span.start - 12), m.span.start)
+    }
     return [
         fresh if old.period is None and old.key is None and fresh.period in months else old
         for old, fresh in zip(merged, bind_periods(text, merged), strict=True)
