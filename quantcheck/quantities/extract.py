@@ -1029,7 +1029,8 @@ _QUANTIFIERS = {
 
 # What joins the items of a list of values: "38.8, 45.7, and 54.5 years", "4 or 8 GB",
 # "4/8GB" (options).
-_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)|/")
+# A hyphen may hang on the first member: "the 24- and 60-month CDs" are both terms in months.
+_LIST_JOIN = re.compile(r"-?\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)|/")
 
 
 # What joins the parts of one duration: "2 hours and 15 minutes", "1 hour 20 minutes".
