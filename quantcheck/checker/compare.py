@@ -252,10 +252,10 @@ def _stated_ends(
     companions: Sequence[Mention],
 ) -> FactCheck | None:
     """A claimed span of dates or years whose two ends one document states, each as a
-    claimed date of its own would be supported: "halted between 1473 and 1842" where
-    work stopped in 1473 and resumed in 1842. A date is matched wherever its document
-    states it (see find_support), so each end is too; a range of other values is an
-    estimate, and its ends stated apart are no support."""
+    claimed date of its own would be supported: "served from 1983 to 2011" where one
+    sentence dates her election 1983 and another her retirement 2011, or a record's
+    `first_title: 2003` and `last_title: 2018`. A range of other values is an estimate,
+    and its ends stated apart are no support."""
     fact = claim.fact
     if fact.relation is not Relation.RANGE or fact.category not in _SPAN_ENDS:
         return None

@@ -114,12 +114,11 @@ def elapsed(
 def _stated_span(
     claim: Mention, index: EvidenceIndex, wording: str, claimed: Sequence[Mention]
 ) -> Elapsed | None:
-    """Time the evidence states as one span, "chancellor from 2002 to 2010", "aired from
-    21 September 2009 to 14 May 2017", for a claim
-    of how long ("she was chancellor for eight years") that states nothing else and says
-    what the span's own words say: a document of many spans has one of almost any length
-    (a lifespan, another office, another person's), and only those words tell which one
-    the claim measures."""
+    """Time the evidence states as one span ("chancellor from 2002 to 2010", "aired from
+    21 September 2009 to 14 May 2017"), for a claim of how long ("she was chancellor for
+    eight years") that states nothing else and says what the span's own words say: a
+    document of many spans has one of almost any length (a lifespan, another office,
+    another person's), and only those words tell which one the claim measures."""
     if any(m.fact.category not in dates.PERIOD_CATEGORIES for m in claimed):
         return None  # "5% for eight years": the span must be the 5%'s, a pairing left out
     said: tuple[Anchors, Anchors] | None = None

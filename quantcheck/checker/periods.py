@@ -65,24 +65,17 @@ def period_match(claimed: Fact, found: Fact) -> MatchKind | None:
     found_extent = _extent(found)
     if claim_extent is None or found_extent is None:
         return None
-    if not claim_extent.has_year:
-        if not found_extent.has_year:
-            # Year-less on both sides: compared in a leap year, where every day of both
-            # exists ("the end of March" holds "March 31").
-            claim_extent, found_extent = _extent(claimed, _LEAP_YEAR), _extent(found, _LEAP_YEAR)
-            if claim_extent is None or found_extent is None:
-                return None
-            if claim_extent.first <= found_extent.first and found_extent.last <= claim_extent.last:
-                return MatchKind.PERIOD
-            return None
+    if not claim_extent.has_year and found_extent.has_year:
         year = dates.year_of(found_extent)
         if year is None:
             return None
         claim_extent = _extent(claimed, year)
         if claim_extent is None:
             return None
-    elif not found_extent.has_year:
+    elif claim_extent.has_year and not found_extent.has_year:
         return None  # "March 5" never supports "March 5, 2024"
+    # Year-less on both sides, both lie in the one leap year dates.extent places such
+    # dates in, where every day exists: "the end of March" holds "March 31".
     if claim_extent.first <= found_extent.first and found_extent.last <= claim_extent.last:
         return MatchKind.PERIOD
     if found.relation is Relation.RANGE and found.upper is not None:
@@ -113,9 +106,6 @@ def years_of(fact: Fact) -> range | None:
     if extent is None or not extent.has_year:
         return None
     return range(date.fromordinal(extent.first).year, date.fromordinal(extent.last).year + 1)
-
-
-_LEAP_YEAR = 2000
 
 
 @lru_cache(maxsize=65536)

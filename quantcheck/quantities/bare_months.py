@@ -50,8 +50,8 @@ def bare_months(text: str, mentions: Sequence[Mention], budget: FactBudget) -> l
         return list(mentions)
     merged = sorted([*mentions, *found], key=lambda m: m.span.start)
     # A value of prose stated for no period yet is stated for a month its clause names
-    # alone: "after increasing 0.4% in March" is March's 0.4%.
-    # "Stable since mid-February" states nothing for February itself.
+    # alone: "after increasing 0.4% in March" is March's 0.4%; "stable since
+    # mid-February" states nothing for February itself.
     months = {
         m.fact for m in found if not _SINCE.search(text, max(0, m.span.start - 12), m.span.start)
     }
