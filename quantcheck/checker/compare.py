@@ -124,19 +124,18 @@ def find_support(
             claimed, unread = _claim_anchors(claim, wording, companions), False
         if claimed is None:
             return None
-        found = _binding(claim, mention, index, claimed, companions)
+        if not (dated and mention.key is None):
+            return _binding(claim, mention, index, claimed, companions)
         # A date of prose is another event's only where the words that set it apart name
-        # an event: "married in 1823" where 1827 is the marriage's year. A date that
-        # opens its line dates what is written above or after it (a dateline under a
-        # headline), whatever words follow.
-        if (
-            dated
-            and mention.key is None
-            and found.rival is not None
-            and (_EVENT_WORDS.isdisjoint(found.naming) or _opens_line(index.text, mention.span))
-        ):
-            return Binding(found.claimed, found.found)
-        return found
+        # an event: "married in 1823" where 1827 is the marriage's year; a claim that
+        # names none is not looked into. A date that opens its line dates what is written
+        # above or after it (a dateline under a headline), whatever words follow.
+        if _EVENT_WORDS.isdisjoint(claimed):
+            return None
+        found = _binding(claim, mention, index, claimed, companions)
+        if found.rival is None or _EVENT_WORDS.isdisjoint(found.naming):
+            return None
+        return None if _opens_line(index.text, mention.span) else found
 
     claimed_per = _price_period(claim, wording)
     now = claims_now(wording)
