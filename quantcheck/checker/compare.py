@@ -82,7 +82,7 @@ _STRICT = frozenset({Relation.GT, Relation.LT})
 # From "million" up, a figure with a scale word is a rounded one.
 _ROUNDING_SCALE = Decimal(1000000)
 # A data value written as a number alone: its unit, if any, is stated elsewhere.
-_BARE = re.compile(r"-?[\d,]+(?:\.\d+)?")
+_BARE = re.compile(r"[-−]?[\d,]+(?:\.\d+)?")
 
 
 @dataclass(frozen=True, slots=True)

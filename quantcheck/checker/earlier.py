@@ -3,9 +3,10 @@
 "Net income was $312 million, compared with $268 million a year earlier": the $268
 million is last year's, and "net income was $268 million" is not what the evidence says
 of now. A value is earlier when the words right before it say it was left behind ("up
-from", "down from") or the words right after it date it back ("a year earlier", "last
-year", "in the prior-year quarter"). A claim that itself speaks of an earlier time or a
-comparison (`phrases.EARLIER_CLAIM_WORDS`) may still be supported by it.
+from", "down from") or replaced ("instead of the usual 20"), or the words right after it
+date it back ("a year earlier", "last year", "in the prior-year quarter"). A claim that
+itself speaks of an earlier time or a comparison (`phrases.EARLIER_CLAIM_WORDS`) may
+still be supported by it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from quantcheck.quantities.phrases import (
     EARLIER_AFTER,
     EARLIER_BEFORE,
     EARLIER_CLAIM_WORDS,
+    REPLACED_BEFORE,
+    UNIT_CARRIED_DETERMINERS,
+    UNIT_CARRIED_QUALIFIERS,
 )
 
 # Right before the value, at most a hedge between, after a comma or a verb of being:
@@ -29,6 +33,13 @@ from quantcheck.quantities.phrases import (
 _BEFORE = re.compile(
     r"(?:[,;(—–]|\b(?i:is|was|are|were))\s*"
     rf"(?i:{alternation(EARLIER_BEFORE)})\s+(?:(?i:about|roughly|around|nearly)\s+)?$"
+)
+# Right before it, what says another value replaced it: "40 minutes instead of the usual
+# 20".
+_REPLACED = re.compile(
+    rf"\b(?i:{alternation(REPLACED_BEFORE)})\s+"
+    rf"(?:(?i:{alternation(UNIT_CARRIED_DETERMINERS)})\s+)?"
+    rf"(?:(?i:{alternation(UNIT_CARRIED_QUALIFIERS)})\s+)?$"
 )
 # Right after it, past a short restatement ("or $1.25 per diluted share,", "per diluted
 # share,") at most; not "last year's", which starts a clause of its own.
@@ -68,9 +79,13 @@ def claims_now(wording: str) -> bool:
 
 def said_as_earlier(mention: Mention, text: str) -> bool:
     """Whether the prose around an evidence value gives it for an earlier time."""
-    if mention.key is not None or mention.period is not None:
-        return False  # data states periods by its keys; a dated value by its date
+    if mention.key is not None:
+        return False  # data states periods by its keys
     start, end = mention.span.start, mention.span.end
+    if _REPLACED.search(text, max(0, start - _REACH), start) is not None:
+        return True  # the sentence's date is the new value's, not the one it replaced
+    if mention.period is not None:
+        return False  # a dated value is stated for its date
     opening = FROM_VALUE.match(mention.text)
     stop = start + (opening.end() if opening is not None else 0)
     changed = opening is not None and _CHANGED.search(text, max(0, start - _REACH), start)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from quantcheck.quantities.phrases import CLOCK_WORDS
+from quantcheck.quantities.phrases import CLOCK_WORDS, DAYPARTS
 
 # A 12-hour marker right after a position: "Monday 5 pm" is a time, not an identifier.
 AMPM_AHEAD = re.compile(r"\s*(?:[ap]\.?\s?m\b|[AP]\.?\s?M\b)")
@@ -39,8 +39,7 @@ def time_of_day(m: re.Match[str], prefix: str) -> ClockTime:
     if marker is not None:
         if not 1 <= hour <= 12:
             problem = "not a time of day"
-        afternoon = marker.casefold().startswith("p")
-        hour = hour % 12 + (12 if afternoon else 0)
+        hour = hour % 12 + (12 if _after_noon(marker) else 0)
     time = clock_text(str(hour), str(minute), second)
     return ClockTime(time.text, problem or time.problem)
 
@@ -51,13 +50,19 @@ def shared_marker(m: re.Match[str], first: ClockTime, second: ClockTime) -> Cloc
     14:00 to 15:15, "from 11 to 1 p.m." stays 11:00 to 13:00."""
     own = m["c1_ap"] or m["c1_ap2"] or m["c1_w"]
     marker = m["c2_ap"] or m["c2_ap2"]
-    if own is not None or marker is None or not marker.casefold().startswith("p"):
+    if own is not None or marker is None or not _after_noon(marker):
         return first
     hour, rest = first.text.split(":", 1)
     if not 1 <= int(hour) <= 11:
         return first
     later = f"{int(hour) + 12:02d}:{rest}"
     return ClockTime(later, first.problem) if later <= second.text else first
+
+
+def _after_noon(marker: str) -> bool:
+    """Whether a marker ("p.m.", "AM", "in the evening") puts its time after noon."""
+    part = marker.rsplit(maxsplit=1)[-1].casefold()
+    return DAYPARTS[part] if part in DAYPARTS else marker.casefold().startswith("p")
 
 
 def clock_text(hour: str, minute: str, second: str | None) -> ClockTime:

@@ -143,11 +143,18 @@ def _read_cells(
         if found.mentions and not any(c.isalpha() for c in written):
             # "135-145", "<5", "400–1,400" under "Dose (mg)" or beside a "Units" field:
             # a cell of one number form is in its key's unit, as a bare number is. The
-            # bare reading is kept beside it: "aged 1-2" may quote an "Age (years)" cell.
+            # bare reading of a range or bound is kept beside it: "aged 1-2" may quote an
+            # "Age (years)" cell. A single value ("−13.5", "(4.1)") is one reading only,
+            # and a fact with a unit of its own ("$40") is not read twice.
             unit = _key_unit(cell, key_units, currency, stated_units, unnamed)
             if unit.category != NUMBER:
+                kept = tuple(
+                    m
+                    for m in found.mentions
+                    if m.fact.category == NUMBER and m.fact.relation is not Relation.EQ
+                )
                 converted = tuple(_in_unit(m, unit) for m in found.mentions)
-                found = replace(found, mentions=found.mentions + converted)
+                found = replace(found, mentions=kept + converted)
         key = _key_path(cell)
         moved = [
             _scaled(

@@ -39,7 +39,6 @@ from quantcheck.quantities.categories import (
     TIME_OF_DAY,
     Scope,
     count_category,
-    has_unit,
     in_units_scope,
 )
 from quantcheck.quantities.context import (
@@ -80,10 +79,11 @@ from quantcheck.quantities.phrases import (
     SHARE_DENOMINATORS,
     SHARE_NUMERATORS,
     SMALL_NUMBER_WORDS,
-    UNIT_CARRYING_WORDS,
+    UNIT_FRACTION_DENOMINATORS,
     YEAR_DETERMINERS,
     YEAR_WORDS,
 )
+from quantcheck.quantities.shared_units import in_inches, inches_after, shared_units
 from quantcheck.quantities.text import NormalizedText, normalize
 
 _YEAR_WORDS = frozenset(YEAR_WORDS)
@@ -207,7 +207,7 @@ class _Reader:
             mentions.sort(key=lambda m: m.span.start)
         else:
             mentions = [m for m in mentions if in_units_scope(m.fact.category)]
-        mentions = _shared_units(self.scan, _compound_durations(self.scan, mentions))
+        mentions = shared_units(self.scan, _compound_measures(self.scan, mentions))
         mentions = bind_periods(self.norm.original, period_ranges(self.norm.original, mentions))
         return Extraction(tuple(mentions), tuple(sorted(self.flags)), tuple(self.set_aside))
 
@@ -449,7 +449,14 @@ class _Reader:
 
     def _half(self, m: re.Match[str]) -> bool:
         unit = _unit(m["half_unit"])
-        value = Decimal(FRACTION_WORDS[m["half"].casefold()])
+        if m["half"] is not None:
+            value = Decimal(FRACTION_WORDS[m["half"].casefold()])
+        else:
+            numerator = SHARE_NUMERATORS[m["half_n"].casefold()]
+            denominator = UNIT_FRACTION_DENOMINATORS[m["half_d"].casefold()]
+            if numerator >= denominator:
+                return False  # "three halves of an hour": no fraction of one
+            value = Decimal(numerator) / Decimal(denominator)
         exponent = value.as_tuple().exponent
         assert isinstance(exponent, int)
         self._single(m.start(), m.end(), Number(value, exponent), Decimal(1), unit)
@@ -1027,44 +1034,64 @@ _QUANTIFIERS = {
 }
 
 
-# What joins the items of a list of values: "38.8, 45.7, and 54.5 years", "4 or 8 GB",
-# "4/8GB" (options).
-# A hyphen may hang on the first member: "the 24- and 60-month CDs" are both terms in months.
-_LIST_JOIN = re.compile(r"-?\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)|/")
-
-
 # What joins the parts of one duration: "2 hours and 15 minutes", "1 hour 20 minutes".
 _DURATION_JOIN = re.compile(r"\s*,?\s*(?:(?i:and)\s+)?")
+# Lengths and masses are written in two units too, the smaller part less than one of the
+# larger unit and right after it: "6 ft 2 in", "3 lb 4 oz", "1 m 80 cm".
+_MEASURES_IN_TWO_UNITS = frozenset({"length_m", "mass_kg"})
+_FOOT = units.FOLDED_ALIASES["foot"]
 
 
-def _compound_durations(scan: str, mentions: list[Mention]) -> list[Mention]:
-    """A duration written in two units, the larger first, is one duration: "2 hours and
-    15 minutes" is 8100 seconds, "3 years and 2 months" 38 months."""
+def _compound_measures(scan: str, mentions: list[Mention]) -> list[Mention]:
+    """A duration, length or mass written in two units, the larger first, is one value:
+    "2 hours and 15 minutes" is 8100 seconds, "3 years and 2 months" 38 months, "5 ft 10
+    in" 70 inches."""
     ordered = sorted(mentions, key=lambda m: m.span.start)
     merged: list[Mention] = []
     for found in ordered:
         first = merged[-1] if merged else None
-        # "2h 25m": a glued "m" of whole minutes right after hours is minutes, not metres.
-        # Not after a comma ("4h, 600m ascent") nor beside seconds ("100m 9.58s", a sprint).
-        minutes = (
+        spaced = (
             first is not None
             and _SPACES.fullmatch(scan, first.span.end, found.span.start) is not None
-            and _in_hours(first)
-            and _glued_minutes(found)
         )
-        mention = _as_minutes(found) if minutes else found
-        if (
-            first is not None
-            and _is_part_of_duration(first)
-            and _is_part_of_duration(mention)
-            and first.fact.category == mention.fact.category
-            and _unit_size(first) > _unit_size(mention)
-            and _DURATION_JOIN.fullmatch(scan, first.span.end, mention.span.start)
-        ):
-            merged[-1] = _joined_duration(scan, first, mention)
+        mention = found
+        if spaced and first is not None:
+            # "2h 25m": a glued "m" of whole minutes right after hours is minutes, not
+            # metres. Not after a comma ("4h, 600m ascent") nor beside seconds ("100m
+            # 9.58s", a sprint).
+            if _in_hours(first) and _glued_minutes(found):
+                mention = _as_minutes(found)
+            elif _in_feet(first) and (end := inches_after(scan, found)) is not None:
+                mention = in_inches(scan, found, end)
+        if first is not None and _parts_of_one(scan, first, mention, spaced=spaced):
+            merged[-1] = _joined_parts(scan, first, mention)
             continue
         merged.append(mention)
     return merged
+
+
+def _parts_of_one(scan: str, first: Mention, second: Mention, *, spaced: bool) -> bool:
+    """Whether ``first`` and ``second`` are the larger and the smaller part of one value."""
+    category = first.fact.category
+    if not (_is_part(first) and _is_part(second) and second.fact.category == category):
+        return False
+    if _unit_size(first) <= _unit_size(second):
+        return False
+    if category in _DURATIONS:
+        return _DURATION_JOIN.fullmatch(scan, first.span.end, second.span.start) is not None
+    assert second.literal is not None
+    with localcontext(CONTEXT):
+        under_one = second.literal.value < _unit_size(first) / _unit_size(second)
+    return spaced and under_one
+
+
+def _in_feet(mention: Mention) -> bool:
+    literal = mention.literal
+    return (
+        _is_part(mention)
+        and literal is not None
+        and (literal.numerator, literal.denominator) == (_FOOT.numerator, _FOOT.denominator)
+    )
 
 
 _HOUR = Decimal(3600)
@@ -1077,7 +1104,7 @@ def _in_hours(mention: Mention) -> bool:
     """Whether ``mention`` is a duration written in hours ("2h", "2 hours")."""
     literal = mention.literal
     return (
-        _is_part_of_duration(mention)
+        _is_part(mention)
         and mention.fact.category == "time_seconds"
         and literal is not None
         and literal.numerator == _HOUR
@@ -1107,9 +1134,10 @@ def _as_minutes(mention: Mention) -> Mention:
     return replace(mention, fact=fact, literal=literal)
 
 
-def _is_part_of_duration(mention: Mention) -> bool:
+def _is_part(mention: Mention) -> bool:
+    """Whether ``mention`` may be one part of a value written in two units."""
     return (
-        mention.fact.category in _DURATIONS
+        (mention.fact.category in _DURATIONS or mention.fact.category in _MEASURES_IN_TWO_UNITS)
         and mention.fact.relation is Relation.EQ
         and mention.literal is not None
         and mention.literal.scale == 1
@@ -1123,7 +1151,7 @@ def _unit_size(mention: Mention) -> Decimal:
         return literal.numerator / literal.denominator
 
 
-def _joined_duration(scan: str, first: Mention, second: Mention) -> Mention:
+def _joined_parts(scan: str, first: Mention, second: Mention) -> Mention:
     """One mention for both parts, written in the smaller part's unit and precision."""
     assert isinstance(first.fact.value, Decimal)
     assert isinstance(second.fact.value, Decimal)
@@ -1140,79 +1168,6 @@ def _joined_duration(scan: str, first: Mention, second: Mention) -> Mention:
         literal=literal,
         exact=first.exact and second.exact,
     )
-
-
-# What carries a unit over to a bare number after it: "2 hours instead of 3.5".
-_UNIT_CARRIED = re.compile(
-    rf"\s*,?\s*(?i:{'|'.join(map(re.escape, UNIT_CARRYING_WORDS))})\s+(?:(?i:an?|the)\s+)?"
-)
-
-
-def _shared_units(scan: str, mentions: list[Mention]) -> list[Mention]:
-    """A list of plain numbers ending in a value with a unit shares that unit: in "38.8,
-    45.7 and 54.5 years" each is a number of years, in "4 or 8 GB" both are sizes."""
-    ordered = sorted(mentions, key=lambda m: m.span.start)
-    shared = list(ordered)
-    run: list[int] = []
-    for index, mention in enumerate(ordered):
-        joined = bool(run) and _LIST_JOIN.fullmatch(
-            scan, ordered[index - 1].span.end, mention.span.start
-        )
-        if not joined:
-            run = []
-        if _is_bare(mention):
-            before = ordered[index - 1] if index else None
-            if (
-                before is not None
-                and _has_own_unit(before)
-                and _UNIT_CARRIED.fullmatch(scan, before.span.end, mention.span.start)
-            ):
-                # "two hours instead of three and a half": the unit is left unsaid.
-                shared[index] = _with_unit_of(mention, before)
-                run = []
-                continue
-            run.append(index)
-            continue
-        last = mention.literal
-        if run and last is not None and _has_own_unit(mention):
-            for member in run:
-                shared[member] = _with_unit_of(ordered[member], mention)
-        run = []
-    return shared
-
-
-def _has_own_unit(mention: Mention) -> bool:
-    return (
-        mention.literal is not None
-        and mention.fact.relation is Relation.EQ
-        and has_unit(mention.fact.category)
-    )
-
-
-def _is_bare(mention: Mention) -> bool:
-    literal = mention.literal
-    return (
-        mention.fact.category == NUMBER
-        and mention.fact.relation is Relation.EQ
-        and literal is not None
-        and literal.scale == 1
-    )
-
-
-def _with_unit_of(bare: Mention, unit_of: Mention) -> Mention:
-    unit = unit_of.literal
-    written = bare.literal
-    assert unit is not None
-    assert written is not None
-    literal = replace(
-        written,
-        scale=unit.scale,
-        shift=unit.shift,
-        numerator=unit.numerator,
-        denominator=unit.denominator,
-    )
-    fact = Fact(unit_of.fact.category, Relation.EQ, literal.to_base())
-    return replace(bare, fact=fact, literal=literal, exact=unit_of.exact)
 
 
 def _plural_quantifier(written: str, value: Decimal, unit: units.Unit, relation: Relation) -> bool:

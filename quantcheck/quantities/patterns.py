@@ -285,6 +285,8 @@ PERIOD_ALTERNATIVES = (
 )
 
 _AMPM = r"(?:[ap]\.?\s?m\.|[ap]m|[AP]\.?\s?M\.|[AP]M)(?![A-Za-z])"
+# After hours and minutes only: "6:30 in the evening"; "5 in the morning" may be a count.
+_DAYPART = rf"(?i:in\s+the\s+(?:{alternation(phrases.DAYPARTS)}))\b"
 
 
 def _clock(p: str, *, first: bool = False) -> str:
@@ -298,7 +300,7 @@ def _clock(p: str, *, first: bool = False) -> str:
     )
     return (
         rf"(?:(?P<{p}_h>\d{{1,2}}):(?P<{p}_m>\d{{2}})(?::(?P<{p}_s>\d{{2}}))?(?![\d:])"
-        rf"(?:\s*+(?P<{p}_ap>{_AMPM}))?"
+        rf"(?:\s*+(?P<{p}_ap>{_AMPM}|{_DAYPART}))?"
         rf"|(?P<{p}_hh>\d{{1,2}})\s*+(?P<{p}_ap2>{_AMPM})"
         rf"{shared}"
         rf"|(?P<{p}_w>(?i:{alternation(phrases.CLOCK_WORDS)}))\b)"
@@ -370,8 +372,11 @@ MONEY = (
 MULTIPLE_WORD = rf"\b(?P<mult>(?i:{alternation(phrases.MULTIPLE_WORDS)}))\b"
 
 HALF = (
-    rf"\b(?P<half>(?i:{alternation(phrases.FRACTION_WORDS)}))"
-    rf"(?:\s+(?i:of))?(?:\s+(?i:an?))?(?:\s+|-)(?P<half_unit>{UNIT})"
+    rf"\b(?:(?P<half>(?i:{alternation(phrases.FRACTION_WORDS)}))(?:\s+(?i:of))?(?:\s+(?i:an?))?"
+    # "three-quarters of an hour", "two-fifths of a mile": a fraction of one unit.
+    rf"|(?P<half_n>(?i:{alternation(phrases.SHARE_NUMERATORS)}))(?:-|\s+)"
+    rf"(?P<half_d>(?i:{alternation(phrases.UNIT_FRACTION_DENOMINATORS)}))\s+(?i:of\s+an?))"
+    rf"(?:\s+|-)(?P<half_unit>{UNIT})"
 )
 
 # "two-thirds of", "a quarter of", "half of": a share of a whole. A spaced fraction needs
@@ -489,7 +494,11 @@ def _master() -> re.Pattern[str]:
             rf"{_first_chars([*units.CURRENCY_PREFIXES, 'between', 'from', '-', '−'], fold=True)}"
             rf"{MONEY}",
         ),
-        ("a_half", rf"{_first_chars(phrases.FRACTION_WORDS, fold=True)}{HALF}"),
+        (
+            "a_half",
+            rf"{_first_chars([*phrases.FRACTION_WORDS, *phrases.SHARE_NUMERATORS], fold=True)}"
+            rf"{HALF}",
+        ),
         (
             "a_share",
             rf"{_first_chars([*phrases.SHARE_NUMERATORS, 'half'], fold=True)}{SHARE}",

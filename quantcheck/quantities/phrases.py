@@ -409,6 +409,13 @@ UNIT_CARRYING_WORDS: tuple[str, ...] = (
     "instead of", "rather than", "versus", "vs.", "vs", "compared with", "compared to",
     "against", "as opposed to",
 )
+# What may stand between those words and the bare number: "instead of every 10", "rather
+# than the usual 20".
+UNIT_CARRIED_DETERMINERS: tuple[str, ...] = ("a", "an", "the", "every", "its", "their")
+UNIT_CARRIED_QUALIFIERS: tuple[str, ...] = (
+    "usual", "normal", "current", "previous", "old", "former", "regular", "standard",
+    "scheduled", "planned", "original", "earlier", "typical",
+)
 # Words that may stand between a number and what it measures: "395 more miles".
 COMPARED_WORDS: tuple[str, ...] = ("more", "fewer", "less", "extra", "additional", "further")
 DIFFERENCE_WORDS: tuple[str, ...] = (
@@ -492,6 +499,9 @@ KEY_DENOMINATORS: frozenset[str] = frozenset(
 
 # Times of day written as words, and the markers of the 12-hour clock.
 CLOCK_WORDS: dict[str, str] = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
+# Parts of the day that say a clock time's half after its minutes, as "a.m." and "p.m."
+# do: "6:30 in the evening" is 18:30. Whether each is after noon.
+DAYPARTS: dict[str, bool] = {"morning": False, "afternoon": True, "evening": True}
 
 # Number words: values of single words and the multipliers that scale what precedes them.
 SMALL_NUMBER_WORDS: dict[str, int] = {
@@ -550,6 +560,11 @@ SHARE_DENOMINATORS: dict[str, int] = {
     "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7,
     "eighth": 8, "eighths": 8, "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10,
 }
+# The fractions of one unit read as a decimal of it ("three-quarters of an hour" is 0.75
+# hours): those whose decimal ends; "two-thirds of a mile" is left as written.
+UNIT_FRACTION_DENOMINATORS: dict[str, int] = {
+    word: n for word, n in SHARE_DENOMINATORS.items() if n in (2, 4, 5, 8, 10)
+}
 # Words right before "half of" that make it a part of a period or a thing rather than a
 # share: "the second half of the season", "the other half of the deal", the "a half" of
 # "a day and a half of leave".
@@ -595,8 +610,12 @@ EARLIER_AFTER: tuple[str, ...] = (
 EARLIER_CLAIM_WORDS: tuple[str, ...] = (
     "earlier", "ago", "last", "previous", "previously", "prior", "before", "up from",
     "down from", "compared", "versus", "vs", "against", "than", "year-ago", "year-earlier",
-    "prior-year", "used to",
+    "prior-year", "used to", "instead", "in place of", "usual", "usually", "normally",
 )
+# Words right before an evidence value that say another replaced it: "every 40 minutes
+# instead of the usual 20" (a determiner and a qualifier of UNIT_CARRIED_* may stand
+# between).
+REPLACED_BEFORE: tuple[str, ...] = ("instead of", "rather than", "as opposed to", "in place of")
 
 # The words beside an amount that say it is stated per a period ("2,000 mg once daily"),
 # by the period a rate names (see checker/compare.py).

@@ -34,7 +34,8 @@ _IN_SCALE = re.compile(
 )
 # A bracketed part of a header or caption: "($M)", "(000s)", "[USD millions]".
 _MAX_COMPACT = 40
-_BRACKETED = re.compile(rf"[(\[]([^()\[\]]{{1,{_MAX_COMPACT}}})[)\]]")
+# The brackets may also hold a note beside the statement, a semicolon apart.
+_BRACKETED = re.compile(rf"[(\[]([^()\[\]]{{1,{2 * _MAX_COMPACT}}})[)\]]")
 _PIECE = re.compile(
     rf"(?P<currency>{_CURRENCY})|(?P<thousands>'?000'?s?)|(?P<word>[A-Za-z]+)|(?P<filler>,)|\S"
 )
@@ -67,9 +68,13 @@ def stated(text: str) -> Statement | None:
     if len(text) > MAX_CAPTION:
         return None
     for bracketed in _BRACKETED.finditer(text):
-        found = _compact(bracketed.group(1)) or _listed_currency(bracketed.group(1))
-        if found is not None:
-            return found
+        # "(unaudited; $ millions except per-share data)": a statement may share its
+        # brackets with a note, a semicolon apart.
+        whole = bracketed.group(1)
+        for body in (whole, *whole.split(";")) if ";" in whole else (whole,):
+            found = _compact(body) or _listed_currency(body)
+            if found is not None:
+                return found
     match = _IN_SCALE.search(text)
     if match is None:
         # A text that is nothing but a scale or a currency ("thousands of tonnes", "USD");

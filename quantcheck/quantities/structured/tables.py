@@ -2,7 +2,8 @@
 
 Each row is a record; each cell knows its column header and its row's label (the row's
 first cell that is not a number). A scale or unit stated by the caption applies to every
-cell, one stated by a column header to that column and before the caption's; neither
+cell, one stated by a column header to that column and before the caption's, one stated
+by a row's label to the row's cells whose header states none; none
 reaches a value written with "%", a row or column of percentages, ratios or rates, a
 column of dates or years, nor (for the scale) a per-share amount: "in millions, except
 per share data".
@@ -76,6 +77,9 @@ def table_cells(
         lettered = (text for text in texts if any(c.isalpha() for c in text))
         label = next(lettered, texts[0] if texts else None)
         kind = _label_kind(label)
+        # A statement table may state a row's unit in its label, as a header does a
+        # column's: "Average length of stay (days)", "Revenue ($M)".
+        row_said = stated(label) if label else None
         for index, field in enumerate(fields):
             if field.start == field.end:
                 continue
@@ -83,6 +87,11 @@ def table_cells(
             # A value written as a percentage is one, whatever the table's scale.
             percent = field.text.endswith("%")
             scale, unit = _PERCENT if percent else column.stated[kind]
+            own_scale = not percent and column.own_scale
+            if row_said is not None and column.own is None and not percent:
+                unit = row_said.unit or unit
+                if row_said.scale != 1:
+                    scale, own_scale = row_said.scale, True
             found.append(
                 Cell(
                     column.name,
@@ -94,7 +103,7 @@ def table_cells(
                     scale,
                     label,
                     column.name or None,
-                    own_scale=not percent and column.own_scale,
+                    own_scale=own_scale,
                 )
             )
     return found

@@ -1,0 +1,187 @@
+"""Numbers that take a unit written once for several of them (pure).
+
+A unit written after the last of several values may belong to each of them: the items of
+a list ("38.8, 45.7 and 54.5 years"), the measures of a product or a room ("24 x 16 x 30
+in", "12 by 14 feet"), a value said again without its unit ("2 hours instead of 3.5").
+Extraction reads each number where it stands; these passes then give the bare ones the
+unit they share.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from decimal import Decimal
+
+from quantcheck.quantities import units
+from quantcheck.quantities.categories import NUMBER, has_unit
+from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, Span
+from quantcheck.quantities.patterns import alternation
+from quantcheck.quantities.phrases import (
+    UNIT_CARRIED_DETERMINERS,
+    UNIT_CARRIED_QUALIFIERS,
+    UNIT_CARRYING_WORDS,
+)
+
+# What joins the items of a list of values: "38.8, 45.7, and 54.5 years", "4 or 8 GB",
+# "4/8GB" (options).
+# A hyphen may hang on the first member: "the 24- and 60-month CDs" are both terms in months.
+_LIST_JOIN = re.compile(r"-?\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)|/")
+
+# What carries a unit over to a bare number after it: "2 hours instead of 3.5", "every 7
+# minutes instead of every 10", "40 minutes instead of the usual 20".
+_UNIT_CARRIED = re.compile(
+    rf"\s*,?\s*(?i:{alternation(UNIT_CARRYING_WORDS)})\s+"
+    rf"(?:(?i:{alternation(UNIT_CARRIED_DETERMINERS)})\s+)?"
+    rf"(?:(?i:{alternation(UNIT_CARRIED_QUALIFIERS)})\s+)?"
+)
+
+# The measures of one object, each along its own side: "24 x 16 x 30 in", "12 by 14 feet".
+# The first members are read as multiples ("24 x", as in "4x faster") or as bare numbers
+# before "by"; a chain of them ending in a length is lengths throughout.
+_BY = re.compile(r"\s*(?:[x×]|(?i:by))\s*")
+_TIMES_MARK = re.compile(r"([\d.,]+)\s*[x×]")
+_LENGTH = "length_m"
+_INCH = units.FOLDED_ALIASES["inch"]
+# "30 in" after other measures, or after feet: the unit, not the preposition, when no word
+# follows it in the clause ("24 x 16 x 30 in", "5 ft 10 in (1.78 m)").
+_INCHES_AFTER = re.compile(
+    r"\s*in\b\.?(?=\s*(?:$|[^\w\s]|(?:and|or|tall|wide|long|deep|high|thick)\b))", re.M
+)
+
+
+def shared_units(scan: str, mentions: list[Mention]) -> list[Mention]:
+    """Every bare number that shares a unit written once: the measures of one object first,
+    then lists and values said again."""
+    return _lists(scan, _dimensions(scan, mentions))
+
+
+def _lists(scan: str, mentions: list[Mention]) -> list[Mention]:
+    """A list of plain numbers ending in a value with a unit shares that unit: in "38.8,
+    45.7 and 54.5 years" each is a number of years, in "4 or 8 GB" both are sizes."""
+    ordered = sorted(mentions, key=lambda m: m.span.start)
+    shared = list(ordered)
+    run: list[int] = []
+    for index, mention in enumerate(ordered):
+        joined = bool(run) and _LIST_JOIN.fullmatch(
+            scan, ordered[index - 1].span.end, mention.span.start
+        )
+        if not joined:
+            run = []
+        if is_bare(mention):
+            before = ordered[index - 1] if index else None
+            if (
+                before is not None
+                and has_own_unit(before)
+                and _UNIT_CARRIED.fullmatch(scan, before.span.end, mention.span.start)
+            ):
+                # "two hours instead of three and a half": the unit is left unsaid.
+                shared[index] = with_unit_of(mention, before)
+                run = []
+                continue
+            run.append(index)
+            continue
+        last = mention.literal
+        if run and last is not None and has_own_unit(mention):
+            for member in run:
+                shared[member] = with_unit_of(ordered[member], mention)
+        run = []
+    return shared
+
+
+def _dimensions(scan: str, mentions: list[Mention]) -> list[Mention]:
+    """The measures of one object written with one unit after the last share it: in "24 x
+    16 x 30 in" each is a length in inches, in "12 by 14 feet" both are lengths in feet.
+    Each member keeps its own number; none is a multiple."""
+    ordered = sorted(mentions, key=lambda m: m.span.start)
+    shared = list(ordered)
+    chain: list[int] = []
+    for index, mention in enumerate(ordered):
+        if chain and _links(scan, ordered[chain[-1]], mention):
+            chain.append(index)
+        else:
+            _share_length(scan, ordered, shared, chain)
+            chain = [index]
+    _share_length(scan, ordered, shared, chain)
+    return shared
+
+
+def _links(scan: str, before: Mention, after: Mention) -> bool:
+    """Whether ``after`` is the next measure of the object ``before`` measures."""
+    if before.fact.category == "multiple" and _TIMES_MARK.fullmatch(before.text):
+        return not scan[before.span.end : after.span.start].strip()
+    return is_bare(before) and _BY.fullmatch(scan, before.span.end, after.span.start) is not None
+
+
+def _share_length(
+    scan: str, ordered: list[Mention], shared: list[Mention], chain: list[int]
+) -> None:
+    if len(chain) < 2:
+        return
+    last = ordered[chain[-1]]
+    if is_bare(last) and (inches := _INCHES_AFTER.match(scan, last.span.end)) is not None:
+        last = shared[chain[-1]] = in_inches(scan, last, inches.end())
+    if not (has_own_unit(last) and last.fact.category == _LENGTH):
+        return
+    for member in chain[:-1]:
+        mention = ordered[member]
+        if mention.fact.category == "multiple":
+            mark = _TIMES_MARK.fullmatch(mention.text)
+            assert mark is not None
+            end = mention.span.start + mark.end(1)
+            mention = replace(mention, span=Span(mention.span.start, end), text=mark[1])
+        elif not is_bare(mention):
+            return
+        shared[member] = with_unit_of(mention, last)
+
+
+def inches_after(scan: str, mention: Mention) -> int | None:
+    """Where "in" written as the unit of the bare number ``mention`` ends, if it is."""
+    found = _INCHES_AFTER.match(scan, mention.span.end) if is_bare(mention) else None
+    return None if found is None else found.end()
+
+
+def in_inches(scan: str, bare: Mention, end: int) -> Mention:
+    """``bare`` as a length in inches, its span reaching to ``end`` past the unit."""
+    written = bare.literal
+    assert written is not None
+    literal = Literal(
+        written.value, written.exponent, Decimal(1), _INCH.shift, _INCH.numerator, _INCH.denominator
+    )
+    fact = Fact(_INCH.category, Relation.EQ, literal.to_base())
+    span = Span(bare.span.start, end)
+    return replace(bare, fact=fact, literal=literal, span=span, text=scan[span.start : end])
+
+
+def has_own_unit(mention: Mention) -> bool:
+    return (
+        mention.literal is not None
+        and mention.fact.relation is Relation.EQ
+        and has_unit(mention.fact.category)
+    )
+
+
+def is_bare(mention: Mention) -> bool:
+    literal = mention.literal
+    return (
+        mention.fact.category == NUMBER
+        and mention.fact.relation is Relation.EQ
+        and literal is not None
+        and literal.scale == 1
+    )
+
+
+def with_unit_of(bare: Mention, unit_of: Mention) -> Mention:
+    unit = unit_of.literal
+    written = bare.literal
+    assert unit is not None
+    assert written is not None
+    literal = replace(
+        written,
+        scale=unit.scale,
+        shift=unit.shift,
+        numerator=unit.numerator,
+        denominator=unit.denominator,
+    )
+    fact = Fact(unit_of.fact.category, Relation.EQ, literal.to_base())
+    return replace(bare, fact=fact, literal=literal, exact=unit_of.exact)
