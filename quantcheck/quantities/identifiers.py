@@ -62,11 +62,17 @@ def canonical(word: str | None, code: str) -> str:
     return head + _SEPARATORS.sub("", code).upper()
 
 
+# Each name an identifier goes by without its number, folded, and the identifier.
+_ALIAS_OF = {
+    " ".join(name.casefold().split()): key
+    for key, names in IDENTIFIER_ALIASES.items()
+    for name in names
+}
+# The longest name first, so that "carbon dioxide equivalent" is read whole.
 _ALIASES = re.compile(
     r"\b(?:"
     + "|".join(
-        f"(?P<{key}>{'|'.join(re.escape(a) for a in sorted(names, key=len, reverse=True))})"
-        for key, names in IDENTIFIER_ALIASES.items()
+        re.escape(name).replace(r"\ ", r"\s+") for name in sorted(_ALIAS_OF, key=len, reverse=True)
     )
     + r")\b(?![-\s]?\d)",
     re.IGNORECASE,
@@ -75,11 +81,15 @@ _ALIASES = re.compile(
 
 def aliases_in(text: str) -> Iterator[tuple[str, Span]]:
     """Where ``text`` names a numbered identifier without its number ("COVID" for
-    COVID-19): each such identifier's canonical form and span, one at a time."""
+    COVID-19, "carbon dioxide" for CO2): each such identifier's canonical form and span.
+    A name that starts with another names both ("carbon dioxide equivalent": CO2E, CO2)."""
     for match in _ALIASES.finditer(text):
-        key = match.lastgroup
-        assert key is not None
-        yield key, Span(match.start(), match.end())
+        said = " ".join(match.group().casefold().split())
+        span = Span(match.start(), match.end())
+        yield _ALIAS_OF[said], span
+        for name, key in _ALIAS_OF.items():
+            if said.startswith(name) and said[len(name) : len(name) + 1] in (" ", "-"):
+                yield key, span
 
 
 def is_name(word: str, *, opens_sentence: bool = False) -> bool:

@@ -188,6 +188,19 @@ SOURCE_WORDS: tuple[str, ...] = (
 # ("the impact of COVID"), it supports the numbered identifier ("COVID-19").
 IDENTIFIER_ALIASES: dict[str, tuple[str, ...]] = {
     "COVID19": ("COVID", "coronavirus", "novel coronavirus", "coronavirus disease"),
+    # Formulas of gases and particles name a substance, spelled out as often ("CO2" for
+    # "carbon dioxide"); "carbon dioxide equivalent" names CO2e and CO2 both.
+    "CO2": ("carbon dioxide",),
+    "CO2E": (
+        "carbon dioxide equivalent", "carbon dioxide-equivalent", "CO2 equivalent",
+        "CO2-equivalent",
+    ),
+    "NO2": ("nitrogen dioxide",),
+    "SO2": ("sulfur dioxide", "sulphur dioxide"),
+    "CH4": ("methane",),
+    "N2O": ("nitrous oxide",),
+    "O3": ("ozone",),
+    "PM2.5": ("fine particulate matter", "fine particles"),
 }
 
 # Plurals of people before a number, which state an age rather than name a product or a

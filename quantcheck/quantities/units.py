@@ -185,7 +185,9 @@ UNITS: tuple[Unit, ...] = (
     _u("tonne", "mass_kg", 1000, aliases=("tonnes", "tonne", "metric tons", "metric ton")),
     # "kt" is left out: aviation writes knots that way as often as emissions kilotonnes
     _u("kilotonne", "mass_kg", 1000000, aliases=("kilotonnes", "kilotonne")),
-    _u("megatonne", "mass_kg", 1000000000, aliases=("megatonnes", "megatonne"), exact=("Mt",)),
+    # "MMT": million metric tons, as emissions inventories write them.
+    _u("megatonne", "mass_kg", 1000000000, aliases=("megatonnes", "megatonne"),
+       exact=("Mt", "MMT")),
     _u("gigatonne", "mass_kg", 1000000000000, aliases=("gigatonnes", "gigatonne"),
        exact=("Gt",)),
     # "pounds" is also money: read as a weight only where its line speaks of weight
