@@ -252,20 +252,26 @@ def _groups(index: EvidenceIndex) -> Iterable[tuple[Mention, ...]]:
     return index.groups.values()
 
 
-def _comparable(index: EvidenceIndex) -> Iterable[tuple[Mention, ...]]:
-    """Values that may be added or subtracted: those of one sentence, and in data those of
-    one record under the same key in different places ("homeScore > display" and
-    "awayScore > display"), never one record's unlike fields (a team's "display" and its
-    "normaltime" say the same goals twice)."""
+def _comparable(index: EvidenceIndex) -> Iterable[tuple[tuple[Mention, ...], bool]]:
+    """Values that may be added or subtracted, each group with whether it is a table's
+    row: those of one sentence; in data those of one record under the same key in
+    different places ("homeScore > display" and "awayScore > display"), never one
+    record's unlike fields (a team's "display" and its "normaltime" say the same goals
+    twice); and a table's row, one measure of several things, a column each ("Starting
+    price | $1,299 | $1,799 | $2,899"), whose values differ as the things do but whose
+    sum is seldom anything's."""
     for (kind, _), group in index.groups.items():
         if kind == "sentence":
-            yield group
+            yield group, False
+            continue
+        if all(mention.row is not None for mention in group):
+            yield group, True
             continue
         by_leaf: dict[str, list[Mention]] = {}
         for mention in group:
             if mention.key is not None:
                 by_leaf.setdefault(mention.key.rpartition(" > ")[2], []).append(mention)
-        yield from (tuple(alike) for alike in by_leaf.values() if len(alike) > 1)
+        yield from ((tuple(alike), False) for alike in by_leaf.values() if len(alike) > 1)
 
 
 def _show(value: Decimal, claim: Mention | None = None) -> str:
@@ -561,19 +567,19 @@ def _pairwise(
     adds, subtracts = "total" in said, bool(said & {"difference", "change"})
     stated = {m.fact.value for m in companions if m is not claim}
 
-    for group in _comparable(index):
+    for group, row in _comparable(index):
         values = sorted(_values(group, claim), key=lambda item: item[0] not in stated)
-        if len(values) < 2:
+        if len(values) < 2 or (row and not subtracts):
             continue
         with localcontext(CONTEXT):
             for (a, one), (b, other) in itertools.combinations(values, 2):
-                if adds and agrees(a + b):
+                if adds and not row and agrees(a + b):
                     return Derivation(f"{_show(a, claim)} + {_show(b, claim)}", (one, other))
                 if subtracts and _worth_subtracting(claim, a, b) and agrees(abs(a - b)):
                     big, small = (one, other) if a >= b else (other, one)
                     shown = f"{_show(max(a, b), claim)} - {_show(min(a, b), claim)}"
                     return Derivation(shown, (big, small))
-            if adds and len(values) <= _TRIPLES_UP_TO:
+            if adds and not row and len(values) <= _TRIPLES_UP_TO:
                 for trio in itertools.combinations(values, 3):
                     total = sum((value for value, _ in trio), Decimal(0))
                     if agrees(total):
@@ -595,7 +601,7 @@ def _points(
     claimed = text_words(wording)
     best: tuple[int, int] = (-1, -1)
     pairs: list[tuple[tuple[Decimal, Mention], tuple[Decimal, Mention]]] = []
-    for group in _comparable(index):
+    for group, _ in _comparable(index):
         values = _values(group, claim, PERCENT)
         if len(values) < 2:
             continue
