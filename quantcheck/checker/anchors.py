@@ -114,20 +114,31 @@ def key_words(key: str) -> Anchors:
     for component in key.split(" > "):
         if _NUMBER_NAME.fullmatch(component.strip()):
             words |= number_anchors(component)
+        elif named := _NAME_AND_NUMBER.fullmatch(component.strip()):
+            # A column or row of one named model, version or route ("Aero 16", "Aero 16
+            # Pro", "Version 3.6.1"): it is named by the name and number together, as
+            # the claim's code is (see named_records); the number alone names nothing.
+            words.update(_NUMBER_MARK + _folded(part) for part in (named[1], named[0]))
     return frozenset(words)
 
 
 def number_anchors(written: str) -> Anchors:
     """What a written value names a record by: "41 mm" and a key "41mm" both name the
     record "41mm", and "41" alone."""
-    folded = _NOT_NAME_CHARACTERS.sub("", written.casefold())
     digits = _DIGITS.findall(written)
-    return frozenset({_NUMBER_MARK + folded, *(_NUMBER_MARK + d for d in digits)})
+    return frozenset({_NUMBER_MARK + _folded(written), *(_NUMBER_MARK + d for d in digits)})
+
+
+def _folded(written: str) -> str:
+    return _NOT_NAME_CHARACTERS.sub("", written.casefold())
 
 
 # A key that names its record by a number, perhaps with a unit or a letter: "45mm",
 # "128", "2024", "Q3"; not a key of words with a number ("period3", "pop_2020").
 _NUMBER_NAME = re.compile(r"[A-Za-z]{0,3}\s?\d+(?:[.,]\d+)?\s?[A-Za-z²]{0,3}")
+# A key that names a model, a version or a route, perhaps with a word after: "Aero 16 Pro",
+# "Version 3.6.1", "Route 12"; a space apart, not a word with a number ("period1").
+_NAME_AND_NUMBER = re.compile(r"([A-Za-z][A-Za-z\-]{0,20}\s\d+(?:\.\d+)*)(?:\s[A-Za-z]{1,12})?")
 _NOT_NAME_CHARACTERS = re.compile(r"[^0-9a-z.]")
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
 # Marks an anchor that is a number, so that it never equals a word.
