@@ -51,8 +51,12 @@ def read(text: str, records: Records) -> Region | None:
         return None
     names, maps = _survey(tokens)
     elements: set[int] = set()
-    cells = _walk(tokens, names, _Units(maps), records, elements)
-    return Region(0, len(text), tuple(_labelled(text, cells, elements)))
+    owners: list[int] = []
+    nested: set[int] = set()
+    cells = _walk(
+        tokens, names, _Units(maps), records, elements=elements, owners=owners, nested=nested
+    )
+    return Region(0, len(text), tuple(_labelled(text, cells, elements, owners, nested)))
 
 
 @dataclass(slots=True)
@@ -207,16 +211,22 @@ _LABEL_STRINGS = 3
 _LABEL_WORDS = 4
 
 
-def _labelled(text: str, cells: list[Cell], elements: set[int]) -> list[Cell]:
+def _labelled(
+    text: str, cells: list[Cell], elements: set[int], owners: list[int], nested: set[int]
+) -> list[Cell]:
     """The cells of each object that is an element of an array, labelled like a table's
     row by its short strings: a list of candidates is a table whose rows are its objects,
-    and "Tom Bexley received 18,233 votes" names the row that holds the other count."""
-    labels: dict[int, list[str]] = {}
-    for cell in cells:
-        if cell.record not in elements:
+    and "Tom Bexley received 18,233 votes" names the row that holds the other count. An
+    object that is a member of another ("home": {"team": "Portland Pioneers", ...}) is
+    labelled so too, though its values stay in its parent's record (see _walk): "Salt
+    Lake shot 47.9%" names the other team's object."""
+    labels: dict[tuple[bool, int], list[str]] = {}
+    for cell, owner in zip(cells, owners, strict=True):
+        place = _labelled_by(cell, owner, elements, nested)
+        if place is None:
             continue
         words = text[cell.start : cell.end]
-        named = labels.setdefault(cell.record, [])
+        named = labels.setdefault(place, [])
         if (
             len(named) < _LABEL_STRINGS
             and len(words.split()) <= _LABEL_WORDS
@@ -224,10 +234,24 @@ def _labelled(text: str, cells: list[Cell], elements: set[int]) -> list[Cell]:
             and not any(c.isdigit() for c in words)
         ):
             named.append(words)
-    return [
-        replace(cell, row=" ".join(labels[cell.record])) if labels.get(cell.record) else cell
-        for cell in cells
-    ]
+    labelled = []
+    for cell, owner in zip(cells, owners, strict=True):
+        place = _labelled_by(cell, owner, elements, nested)
+        label = labels.get(place) if place is not None else None
+        labelled.append(replace(cell, row=" ".join(label)) if label else cell)
+    return labelled
+
+
+def _labelled_by(
+    cell: Cell, owner: int, elements: set[int], nested: set[int]
+) -> tuple[bool, int] | None:
+    """What labels a cell: its record when that is an array's element, else the object
+    holding it when that is a member of another object; None for neither."""
+    if cell.record in elements:
+        return (True, cell.record)
+    if owner in nested:
+        return (False, owner)
+    return None
 
 
 def _walk(
@@ -235,10 +259,14 @@ def _walk(
     names: dict[int, str],
     units: _Units,
     records: Records,
+    *,
     elements: set[int],
+    owners: list[int],
+    nested: set[int],
 ) -> list[Cell]:
     """Every scalar of the literal as a cell; ``elements`` collects the records of the
-    objects that are elements of an array."""
+    objects that are elements of an array, ``owners`` the object each cell is a member of
+    (-1 for an array's), ``nested`` the objects that are members of another object."""
     found: list[Cell] = []
     stack: list[_Frame] = []
     # (object holding the sibling arrays, index) -> record of that index.
@@ -259,6 +287,8 @@ def _walk(
             elif top.is_object:
                 frame = _Frame(is_object, identity, _member_path(top), top.record)
                 frame.owner = top.identity
+                if is_object:
+                    nested.add(identity)
             else:
                 frame = _Frame(is_object, identity, top.path, next(records), is_row=True)
                 if is_object:
@@ -290,6 +320,7 @@ def _walk(
                         parallel[slot] = next(records)
                     record = parallel[slot]
             found.append(Cell(path[-1] if path else "", path, start, end, record, units.of(path)))
+            owners.append(top.identity if top.is_object else -1)
     return found
 
 
