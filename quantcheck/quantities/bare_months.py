@@ -2,8 +2,9 @@
 
 News writes "the trek, which kicks off in August, will run through October" under a
 dateline of May 22, 2007: the months are August and October 2007. A month named after a
-word that places something in time ("in", "through", "since", "early") is read here as
-a month of no year, and :mod:`.datelines` then gives it the year of the nearest full date
+word that places something in time ("in", "through", "since", "early", "starting"), or
+before one that says something starts then ("September start"), is read here as a month
+of no year, and :mod:`.datelines` then gives it the year of the nearest full date
 before it, as it does for a day written without a year. A claim's months are read the same
 way: "rose 0.4% in April" states April. A value no other period places is stated for
 such a month of its clause ("after increasing 0.4% in March").
@@ -30,9 +31,15 @@ from quantcheck.quantities.phrases import MONTHS
 _FULL_NAMES = sorted((name for name in MONTHS if len(name) > 3 or name == "May"), key=len)
 _PLACING = (
     r"in|into|through|throughout|until|till|since|from|during|by|before|after|early|late|mid|of"
+    r"|starting|beginning|starts|begins"
 )
+# After the month, a word saying something starts then: "(September start)", "a January
+# intake".
+_STARTING = r"start|intake|entry"
+_NAMES = "|".join(reversed(_FULL_NAMES))
 _BARE_MONTH = re.compile(
-    rf"\b(?i:{_PLACING})[\s-]+(?P<month>{'|'.join(reversed(_FULL_NAMES))})\b"
+    rf"(?:\b(?i:{_PLACING})[\s-]+(?P<month>{_NAMES})\b"
+    rf"|\b(?P<starting>{_NAMES})\s+(?i:{_STARTING})\b)"
     # not a month a day or a year follows: "in August 2007", "through October 5"
     r"(?!\s*[,.]?\s*(?:of\s+)?\d)"
 )
@@ -68,11 +75,12 @@ def _months(text: str, mentions: Sequence[Mention], budget: FactBudget) -> Itera
     # starts before its end reaches past its start.
     reach = list(itertools.accumulate((end for _, end in spans), max))
     for match in _BARE_MONTH.finditer(text):
-        start, end = match.span("month")
+        group = "month" if match["month"] is not None else "starting"
+        start, end = match.span(group)
         before = bisect.bisect_left(starts, end)
         if before and reach[before - 1] > start:
             continue
         budget.spend()
-        number = dates.month_number(match["month"])
+        number = dates.month_number(match[group])
         fact = Fact(dates.MONTH, Relation.EQ, f"--{number:02d}")
-        yield Mention(fact, Span(start, end), match["month"])
+        yield Mention(fact, Span(start, end), match[group])

@@ -36,6 +36,14 @@ _UNIT_CARRIED = re.compile(
     rf"(?:(?i:{alternation(UNIT_CARRIED_QUALIFIERS)})\s+)?"
 )
 
+# A change's first value after its last: "41.7 years, up from 40.2", "rose to 12 weeks
+# from 8" (plain "from" only after "to": "5 km from 3 stations" names no change).
+_CHANGED_FROM = re.compile(
+    r"\s*,?\s*(?P<way>(?i:up|down)\s+)?(?i:from)\s+(?:(?i:about|around|roughly|nearly)\s+)?"
+)
+_FROM_OPENING = re.compile(r"(?i:from)\s+")
+_TO_BEFORE = re.compile(r"\b(?i:to)\s+(?:(?i:about|around|roughly|nearly)\s+)?$")
+
 # The measures of one object, each along its own side: "24 x 16 x 30 in", "12 by 14 feet".
 # The first members are read as multiples ("24 x", as in "4x faster") or as bare numbers
 # before "by"; a chain of them ending in a length is lengths throughout.
@@ -70,11 +78,7 @@ def _lists(scan: str, mentions: list[Mention]) -> list[Mention]:
             run = []
         if is_bare(mention):
             before = ordered[index - 1] if index else None
-            if (
-                before is not None
-                and has_own_unit(before)
-                and _UNIT_CARRIED.fullmatch(scan, before.span.end, mention.span.start)
-            ):
+            if before is not None and has_own_unit(before) and _carried(scan, before, mention):
                 # "two hours instead of three and a half": the unit is left unsaid.
                 shared[index] = with_unit_of(mention, before)
                 run = []
@@ -87,6 +91,26 @@ def _lists(scan: str, mentions: list[Mention]) -> list[Mention]:
                 shared[member] = with_unit_of(ordered[member], mention)
         run = []
     return shared
+
+
+def _carried(scan: str, before: Mention, bare: Mention) -> bool:
+    """Whether the words between a value with a unit and a bare number after it give the
+    bare number that unit."""
+    if _UNIT_CARRIED.fullmatch(scan, before.span.end, bare.span.start):
+        return True
+    # A change's first value is spanned with its "from" ("from 40.2"): read it with the
+    # words before it.
+    opening = _FROM_OPENING.match(bare.text)
+    reach = bare.span.start + (opening.end() if opening is not None else 0)
+    changed = _CHANGED_FROM.fullmatch(scan, before.span.end, reach)
+    if changed is None:
+        return False
+    low = max(0, before.span.start - _REACH_BEFORE)
+    return bool(changed["way"]) or _TO_BEFORE.search(scan, low, before.span.start) is not None
+
+
+# How far before a value "to" is looked for.
+_REACH_BEFORE = 24
 
 
 def _dimensions(scan: str, mentions: list[Mention]) -> list[Mention]:
