@@ -23,14 +23,22 @@ from quantcheck.quantities.phrases import (
     CLOCK_MARKERS,
     FUNCTION_WORDS,
     NOT_WRITTEN_UNITS,
+    RATE_ADVERBS,
     WRITTEN_UNIT_SYMBOLS,
     WRITTEN_UNIT_SYNONYMS,
 )
 
-# Letters, and an optional "/letters" ("W/kg", "mg/dL"); at most a few of them.
-_GLUED = re.compile(r"([A-Za-zµ]{2,5}(?:/[A-Za-z]{1,4})?)(?![\w/])")
+# Letters, and up to two "/letters" ("W/kg", "mg/dL", "mg/kg/day"); at most a few of them.
+_GLUED = re.compile(r"([A-Za-zµ]{2,5}(?:/[A-Za-z]{1,4}){0,2})(?![\w/])")
 # After a space the letters must end there: "non-contractible" is no unit "non".
-_SPACED = re.compile(r"[ \t]([A-Za-zµ]{2,5}(?:/[A-Za-z]{1,4})?|[A-Za-z]/[A-Za-z]{1,4})(?![\w/\-])")
+_SPACED = re.compile(
+    r"[ \t]([A-Za-zµ]{2,5}(?:/[A-Za-z]{1,4}){0,2}|[A-Za-z]/[A-Za-z]{1,4})(?![\w/\-])"
+)
+# A ratio's period said in words: "25–45 mg/kg per day" is mg/kg/day, as "mg/kg daily" is.
+_PERIOD_AFTER = re.compile(
+    rf"\s+(?:(?i:per|a|an|each)\s+(?P<per>(?i:{'|'.join(sorted(set(RATE_ADVERBS.values())))}))"
+    rf"|(?P<adverb>(?i:{'|'.join(RATE_ADVERBS)})))\b"
+)
 _SYNONYMS = "|".join(sorted(map(re.escape, WRITTEN_UNIT_SYNONYMS), key=len, reverse=True))
 _SPELLED = re.compile(rf"[ \t-](?i:({_SYNONYMS}))(?![\w/])")
 
@@ -57,11 +65,23 @@ def written_unit(text: str, end: int) -> WrittenUnit | None:
     glued = _GLUED.match(text, end)
     if glued is not None:
         name = glued.group(1)
-        return WrittenUnit(_folded(name), glued.end()) if unit_like(name) else None
+        return _per_period(text, _folded(name), glued.end()) if unit_like(name) else None
     spaced = _SPACED.match(text, end)
     if spaced is None or not unit_like(spaced.group(1)):
         return None
-    return WrittenUnit(_folded(spaced.group(1)), spaced.end())
+    return _per_period(text, _folded(spaced.group(1)), spaced.end())
+
+
+def _per_period(text: str, name: str, end: int) -> WrittenUnit:
+    """A ratio ("mg/kg") with the period words after it give: "mg/kg per day" is the
+    unit "mg/kg/day"."""
+    if "/" not in name or name.count("/") > 1:
+        return WrittenUnit(name, end)
+    period = _PERIOD_AFTER.match(text, end)
+    if period is None:
+        return WrittenUnit(name, end)
+    per = period["per"] or RATE_ADVERBS[period["adverb"].casefold()]
+    return WrittenUnit(f"{name}/{per.casefold()}", period.end())
 
 
 def as_written(text: str) -> WrittenUnit | None:
