@@ -117,8 +117,12 @@ def key_words(key: str) -> Anchors:
         elif named := _NAME_AND_NUMBER.fullmatch(component.strip()):
             # A column or row of one named model, version or route ("Aero 16", "Aero 16
             # Pro", "Version 3.6.1"): it is named by the name and number together, as
-            # the claim's code is (see named_records); the number alone names nothing.
-            words.update(_NUMBER_MARK + _folded(part) for part in (named[1], named[0]))
+            # the claim's code is (see named_records), and by a code of digits and
+            # letters alone ("Arcline 34W" is the 34W); a number alone names nothing.
+            parts = [named[1], named[0]]
+            if not named[2].isdigit():
+                parts.append(named[2])
+            words.update(_NUMBER_MARK + _folded(part) for part in parts)
     return frozenset(words)
 
 
@@ -137,8 +141,11 @@ def _folded(written: str) -> str:
 # "128", "2024", "Q3"; not a key of words with a number ("period3", "pop_2020").
 _NUMBER_NAME = re.compile(r"[A-Za-z]{0,3}\s?\d+(?:[.,]\d+)?\s?[A-Za-z²]{0,3}")
 # A key that names a model, a version or a route, perhaps with a word after: "Aero 16 Pro",
-# "Version 3.6.1", "Route 12"; a space apart, not a word with a number ("period1").
-_NAME_AND_NUMBER = re.compile(r"([A-Za-z][A-Za-z\-]{0,20}\s\d+(?:\.\d+)*)(?:\s[A-Za-z]{1,12})?")
+# "Version 3.6.1", "Route 12", "Arcline 34W"; a space apart, not a word with a number
+# ("period1").
+_NAME_AND_NUMBER = re.compile(
+    r"([A-Za-z][A-Za-z\-]{0,20}\s(\d+(?:\.\d+)*[A-Za-z]{0,3}))(?:\s[A-Za-z]{1,12})?"
+)
 _NOT_NAME_CHARACTERS = re.compile(r"[^0-9a-z.]")
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
 # Marks an anchor that is a number, so that it never equals a word.
@@ -456,7 +463,9 @@ def said_of_something_else(
             # urgent care, not the specialists' $70). Data keys are what they are
             # wherever they repeat.
             naming = frozenset(word for word in naming if spread(word) <= 1)
-            keeping = frozenset(word for word in keeping if spread(word) <= _KEEPING_SPREAD)
+            if occurrence.key is None:
+                # (A cell's own row and key words are said of the whole row or column.)
+                keeping = frozenset(w for w in keeping if spread(w) <= _KEEPING_SPREAD)
         else:
             # A word of the data's title is said of all of it: "general fund" of a
             # "General Fund Appropriations" table names no row ("General Government").
