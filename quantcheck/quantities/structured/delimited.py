@@ -1,5 +1,5 @@
 """CSV and TSV at the start of a document, after optional ``#`` comment lines and a
-short title line.
+short title line, or after a note of prose and a blank line.
 
 Our World in Data series come as ``# title: ...``, ``# unit: years``, then ``date,value``
 and rows. A ``# key: value`` line is metadata: a cell of its own (key = the metadata
@@ -59,7 +59,19 @@ def find(lines: Lines, records: Records) -> Region | None:
         # A title line above the header ("Carrier 5G availability, Q1 2024"), read as the
         # comment lines are: prose, and a caption that may state a scale or a unit.
         found = _table_at(lines, records, comments, number + 1)
+    # A note of prose above the table, a blank line apart ("On-time performance of
+    # domestic flights, March 2024. Source: ..."): the note stays prose.
+    while found is None and (number := _after_blank(lines, number + 1)) is not None:
+        found = _table_at(lines, records, number, number)
     return found
+
+
+def _after_blank(lines: Lines, start: int) -> int | None:
+    """The first line from ``start`` on that follows a blank line and is not blank."""
+    for number in range(max(start, 1), len(lines)):
+        if lines.is_blank(number - 1) and not lines.is_blank(number):
+            return number
+    return None
 
 
 def _table_at(lines: Lines, records: Records, comments: int, number: int) -> Region | None:
