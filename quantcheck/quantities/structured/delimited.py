@@ -61,8 +61,10 @@ def find(lines: Lines, records: Records) -> Region | None:
         found = _table_at(lines, records, comments, number + 1)
     # A note of prose above the table, a blank line apart ("On-time performance of
     # domestic flights, March 2024. Source: ..."): the note stays prose.
-    while found is None and (number := _after_blank(lines, number + 1)) is not None:
-        found = _table_at(lines, records, number, number)
+    after = _after_blank(lines, number + 1)
+    while found is None and after is not None:
+        found = _table_at(lines, records, after, after)
+        after = _after_blank(lines, after + 1)
     return found
 
 
