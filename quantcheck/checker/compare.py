@@ -57,10 +57,23 @@ from quantcheck.quantities.categories import (
     has_unit,
     same_dimension,
 )
-from quantcheck.quantities.context import price_period
-from quantcheck.quantities.facts import CONTEXT, Fact, Literal, Mention, Relation, Span
+from quantcheck.quantities.context import previous_words, price_period
+from quantcheck.quantities.facts import (
+    CONTEXT,
+    Fact,
+    Literal,
+    Mention,
+    Relation,
+    Span,
+    format_decimal,
+)
 from quantcheck.quantities.patterns import alternation
-from quantcheck.quantities.phrases import DECREASE_WORDS, EVENT_WORDS, PERIOD_WORDS
+from quantcheck.quantities.phrases import (
+    CODE_LETTER_WORDS,
+    DECREASE_WORDS,
+    EVENT_WORDS,
+    PERIOD_WORDS,
+)
 from quantcheck.quantities.readings import Writing, values_of
 
 _PREFERENCE = {
@@ -216,7 +229,9 @@ def find_support(
         return FactCheck(claim, matched=False)
     if found.difference is Difference.OTHER_SIGN and _DECREASE.search(_near(wording, claim)):
         found = replace(found, difference=Difference.SIGN_IN_WORDS)
-    if found.difference is Difference.IN_CODE and _writes_code(claim, wording, found.mention):
+    if found.difference is Difference.IN_CODE and (
+        _writes_code(claim, wording, found.mention) or _spells_code(claim, wording, found.mention)
+    ):
         found = replace(found, difference=Difference.SAME_CODE)
     assert found.difference is not None
     if POLICY[found.difference].accepted:
@@ -289,6 +304,20 @@ def _writes_code(claim: Mention, wording: str, code: Mention) -> bool:
     and the number is read as a count, but it names what the evidence's "Scope 1" names."""
     span = identifiers.codes_in(wording).get(str(code.fact.value))
     return span is not None and span.start == claim.span.start
+
+
+def _spells_code(claim: Mention, wording: str, code: Mention) -> bool:
+    """Whether the claim writes the word a code's letter stands for right before its
+    number: "a magnitude 6.2 quake" for the evidence's "M6.2"."""
+    written = str(code.fact.value)
+    letter, number = written[:1], written[1:]
+    words = CODE_LETTER_WORDS.get(letter)
+    if not words or not number or not isinstance(claim.fact.value, Decimal):
+        return False
+    if number != format_decimal(claim.fact.value):
+        return False
+    before = previous_words(wording, claim.span.start, count=1)
+    return bool(before) and before[0] in words
 
 
 def _price_period(mention: Mention, text: str) -> str | None:

@@ -203,6 +203,12 @@ IDENTIFIER_ALIASES: dict[str, tuple[str, ...]] = {
     "PM2.5": ("fine particulate matter", "fine particles"),
 }
 
+# The word a code's letter stands for, written before the number instead: "a magnitude
+# 6.2 quake" is the evidence's "M6.2".
+CODE_LETTER_WORDS: dict[str, tuple[str, ...]] = {
+    "M": ("magnitude",),
+}
+
 # Plurals of people before a number, which state an age rather than name a product or a
 # series: "Adults 65 and older", "Children 12 and under" (while "Terminals 2 and 3",
 # "Warriors 112" and "Windows 11" are names).
