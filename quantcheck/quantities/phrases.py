@@ -339,6 +339,8 @@ WRITTEN_UNIT_SYNONYMS: dict[str, str] = {
     "kilocalories": "kcal", "kilocalorie": "kcal", "calories": "kcal",
     "parts per million": "ppm", "megabits per second": "mbps", "nit": "nit",
     "horsepower": "hp", "brake horsepower": "hp", "bhp": "hp",
+    # Candela per square metre is the nit: spec sheets write either.
+    "cd/m2": "nit", "cd/m²": "nit",
 }
 # Unit symbols the conversion tables do not list that are units however they are cased
 # and although a dictionary may hold the letters as a word ("Ah", "MP", "lux"). Other

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from quantcheck.quantities import written_units
 from quantcheck.quantities.structured.cells import Cell, Records
 from quantcheck.quantities.structured.statements import (
     MAX_CAPTION,
@@ -40,6 +41,8 @@ _PER_UNIT = re.compile(r"\bper[\s-]++(?:share|unit|capita|head)\b|\beps\b", re.I
 
 
 _PERCENT: tuple[Decimal, str | None] = (Decimal(1), None)
+# A row label's last bracket: "Battery (mAh)".
+_BRACKETED_UNIT = re.compile(r"\(([^()]{1,12})\)\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,7 @@ def table_cells(
         kind = _label_kind(label)
         # A statement table may state a row's unit in its label, as a header does a
         # column's: "Average length of stay (days)", "Revenue ($M)".
-        row_said = stated(label) if label else None
+        row_said = _row_statement(label) if label else None
         for index, field in enumerate(fields):
             if field.start == field.end:
                 continue
@@ -107,6 +110,18 @@ def table_cells(
                 )
             )
     return found
+
+
+def _row_statement(label: str) -> Statement | None:
+    """What a row's label states for its cells: a scale and unit as a header states them
+    ("Revenue ($M)"), or a bracketed unit no table lists ("Battery (mAh)")."""
+    said = stated(label)
+    if said is not None and said.unit is not None:
+        return said
+    bracketed = _BRACKETED_UNIT.search(label)
+    if bracketed is not None and written_units.as_written(bracketed[1]) is not None:
+        return Statement(said.scale if said is not None else Decimal(1), bracketed[1])
+    return said
 
 
 def _corner_caption(header: Sequence[str], rows: Sequence[Sequence[Field]]) -> Statement | None:
