@@ -306,6 +306,26 @@ def _writes_code(claim: Mention, wording: str, code: Mention) -> bool:
     return span is not None and span.start == claim.span.start
 
 
+# Hours, minutes and seconds as a clock writes them: "2:08:41".
+_CLOCK_READING = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2}):(\d{2})(?![\d:])")
+TIME_SECONDS = "time_seconds"
+
+
+def _same_clock(claim: Mention, found: Mention) -> bool:
+    """Whether a time taken and a time of day are written as the same clock of hours,
+    minutes and seconds, one on each side: a race time read as a time of day."""
+    kinds = {claim.fact.category, found.fact.category}
+    if kinds != {TIME_SECONDS, TIME_OF_DAY}:
+        return False
+    mine = _CLOCK_READING.search(claim.text)
+    theirs = _CLOCK_READING.search(found.text)
+    return (
+        mine is not None
+        and theirs is not None
+        and tuple(map(int, mine.groups())) == tuple(map(int, theirs.groups()))
+    )
+
+
 def _spells_code(claim: Mention, wording: str, code: Mention) -> bool:
     """Whether the claim writes the word a code's letter stands for right before its
     number: "a magnitude 6.2 quake" for the evidence's "M6.2"."""
@@ -460,7 +480,17 @@ def _present(
     if category == IDENTIFIER:
         return _code(claim, evidence)
     if category == TIME_OF_DAY:
-        return None  # its digits as written ("6:00 PM") are not its value (18:00)
+        # Its digits as written ("6:00 PM") are not its value (18:00); only a clock of
+        # hours, minutes and seconds may be a time taken that the evidence reads so.
+        return next(
+            (
+                _Found(doc_id, mention, None, Difference.SAME_CLOCK)
+                for doc_id, index in evidence
+                for mention in index.by_category.get(TIME_SECONDS, ())
+                if _same_clock(claim, mention)
+            ),
+            None,
+        )
     values = values_of(claim.text)
     if not values:
         return None
@@ -555,6 +585,10 @@ def difference(
         return Difference.IN_DATE
     if other.category == IDENTIFIER:
         return Difference.IN_CODE
+    if _same_clock(claim, found) and found.key is not None:
+        # A results table writes no word that says a time was taken; prose that writes
+        # none ("breaking the course record of 2:21:05") may be giving a time of day.
+        return Difference.SAME_CLOCK
     if other.category in _OTHER_READINGS or fact.category in _OTHER_READINGS:
         return Difference.OTHER_READING
     if other.category == fact.category:

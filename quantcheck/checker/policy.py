@@ -40,6 +40,7 @@ class Difference(StrEnum):
     IN_DATE = "in_date"  # the number is part of a date
     IN_CODE = "in_code"  # the number is part of a code or name
     SAME_CODE = "same_code"  # ...of the code the claim writes with it: "Scope 1", "Line 3"
+    SAME_CLOCK = "same_clock"  # "2:08:41" a time taken on one side, a time of day on the other
     OTHER_READING = "other_reading"  # a score, an ordinal or a time of day
     UNREAD = "unread"  # the number stands in the evidence outside any fact
     LOOSE_WORD = "loose_word"  # a word that names the number loosely: "a pair", "both"
@@ -93,6 +94,10 @@ POLICY: dict[Difference, Treatment] = {
     Difference.IN_DATE: Treatment(False, "in cited evidence only as part of a date"),
     Difference.IN_CODE: Treatment(False, "in cited evidence only as part of a name or code"),
     Difference.SAME_CODE: Treatment(True, "in cited evidence as the name or code the claim writes"),
+    # "won in 2:08:41" against a results table's "2:08:41": hours, minutes and seconds
+    # are a race time wherever they are written; read as a time of day where no word
+    # says a time was taken, they are still the same clock.
+    Difference.SAME_CLOCK: Treatment(True, "in cited evidence as the same clock reading"),
     Difference.OTHER_READING: Treatment(False, "in cited evidence read otherwise"),
     Difference.UNREAD: Treatment(False, "in cited evidence outside any fact"),
     Difference.LOOSE_WORD: Treatment(True, "in cited evidence as a word for the number"),
