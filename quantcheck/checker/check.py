@@ -41,7 +41,7 @@ from quantcheck.quantities.facts import Literal, Mention, Relation
 
 # Bumped whenever the same input could produce a different verdict, so recorded
 # verdicts can be told apart from replays by a newer checker.
-CHECKER_VERSION = "3.8.0"
+CHECKER_VERSION = "3.9.0"
 
 
 class CitationMode(StrEnum):
