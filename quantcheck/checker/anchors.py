@@ -430,10 +430,11 @@ def _names_something(mention: Mention) -> bool:
     return bool(words) and words <= IDENTIFIER_KEYS
 
 
-# The most values of a passage a word the claim shares with an occurrence may be said of
-# and still tie the claim to it (see said_of_something_else). Measured on realistic
-# passages: at one, correct claims sharing a word such as "diluted" or "GAAP" with their
-# figure were flagged; at two, none were and four wrong figures more were caught.
+# The most values of a passage a prose word the claim shares with an occurrence may be
+# said of and still tie the claim to it (see said_of_something_else). Measured on
+# realistic passages: at one, correct claims sharing a word such as "diluted" or "GAAP"
+# with their figure were flagged; at two, none were, and wrong figures were caught in
+# three sets.
 _KEEPING_SPREAD = 2
 
 

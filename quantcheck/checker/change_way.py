@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from quantcheck.checker.earlier import FROM_VALUE, said_as_earlier
+from quantcheck.checker.earlier import said_as_earlier
 from quantcheck.checker.periods import ends_before
 from quantcheck.quantities.facts import Mention
-from quantcheck.quantities.patterns import alternation
+from quantcheck.quantities.patterns import FROM_VALUE, alternation
 from quantcheck.quantities.phrases import CHANGE_DOWN_WORDS, CHANGE_UP_WORDS
 
 # How far the words that say what a claimed value computes stand from it, in characters.

@@ -308,14 +308,14 @@ def _writes_code(claim: Mention, wording: str, code: Mention) -> bool:
 
 # Hours, minutes and seconds as a clock writes them: "2:08:41".
 _CLOCK_READING = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2}):(\d{2})(?![\d:])")
-TIME_SECONDS = "time_seconds"
+_TIME_SECONDS = "time_seconds"
 
 
 def _same_clock(claim: Mention, found: Mention) -> bool:
     """Whether a time taken and a time of day are written as the same clock of hours,
     minutes and seconds, one on each side: a race time read as a time of day."""
     kinds = {claim.fact.category, found.fact.category}
-    if kinds != {TIME_SECONDS, TIME_OF_DAY}:
+    if kinds != {_TIME_SECONDS, TIME_OF_DAY}:
         return False
     mine = _CLOCK_READING.search(claim.text)
     theirs = _CLOCK_READING.search(found.text)
@@ -486,7 +486,7 @@ def _present(
             (
                 _Found(doc_id, mention, None, Difference.SAME_CLOCK)
                 for doc_id, index in evidence
-                for mention in index.by_category.get(TIME_SECONDS, ())
+                for mention in index.by_category.get(_TIME_SECONDS, ())
                 if _same_clock(claim, mention)
             ),
             None,

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from quantcheck.quantities.facts import Mention
-from quantcheck.quantities.patterns import alternation
+from quantcheck.quantities.patterns import FROM_VALUE, alternation
 from quantcheck.quantities.phrases import (
     CHANGE_ADVERBS,
     CHANGE_WORDS,
@@ -47,8 +47,6 @@ _AFTER = re.compile(
     r"^(?:\s*,?\s*[^,;]{1,40}?,)?\s*,?\s*"
     rf"(?i:{alternation(EARLIER_AFTER)})\b(?!['’]s)"
 )
-# A change's first value is spanned with its "from" ("up from 200 MB").
-FROM_VALUE = re.compile(r"(?i:from)\s+")
 _DATED = re.compile(
     r"\s*,?\s*(?i:in|for|on|during)\s+(?:(?i:the)\s+)?"
     r"(?:[A-Z][a-z]+\b|\d{4}\b|(?i:first|second|third|fourth)\s+(?i:quarter|half)\b|Q[1-4]\b)"

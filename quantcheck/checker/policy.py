@@ -94,9 +94,10 @@ POLICY: dict[Difference, Treatment] = {
     Difference.IN_DATE: Treatment(False, "in cited evidence only as part of a date"),
     Difference.IN_CODE: Treatment(False, "in cited evidence only as part of a name or code"),
     Difference.SAME_CODE: Treatment(True, "in cited evidence as the name or code the claim writes"),
-    # "won in 2:08:41" against a results table's "2:08:41": hours, minutes and seconds
-    # are a race time wherever they are written; read as a time of day where no word
-    # says a time was taken, they are still the same clock.
+    # "won in 2:08:41" against a results table's "2:08:41", or "Wanjiru's 2:23:16"
+    # against "ran 2:23:16": hours, minutes and seconds read as a time taken on one side
+    # and, with no word saying so, as a time of day on the other (see compare.py for
+    # where: a clock of prose is left a time of day).
     Difference.SAME_CLOCK: Treatment(True, "in cited evidence as the same clock reading"),
     Difference.OTHER_READING: Treatment(False, "in cited evidence read otherwise"),
     Difference.UNREAD: Treatment(False, "in cited evidence outside any fact"),

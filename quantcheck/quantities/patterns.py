@@ -285,6 +285,8 @@ PERIOD_ALTERNATIVES = (
 )
 
 _AMPM = r"(?:[ap]\.?\s?m\.|[ap]m|[AP]\.?\s?M\.|[AP]M)(?![A-Za-z])"
+# A change's first value is spanned with its "from" ("up from 200 MB", "from 40.2").
+FROM_VALUE = re.compile(r"(?i:from)\s+")
 # After hours and minutes only: "6:30 in the evening"; "5 in the morning" may be a count.
 _DAYPART = rf"(?i:in\s+the\s+(?:{alternation(phrases.DAYPARTS)}))\b"
 

@@ -16,7 +16,7 @@ from decimal import Decimal
 from quantcheck.quantities import units
 from quantcheck.quantities.categories import NUMBER, has_unit
 from quantcheck.quantities.facts import Fact, Literal, Mention, Relation, Span
-from quantcheck.quantities.patterns import alternation
+from quantcheck.quantities.patterns import FROM_VALUE, alternation
 from quantcheck.quantities.phrases import (
     UNIT_CARRIED_DETERMINERS,
     UNIT_CARRIED_QUALIFIERS,
@@ -41,7 +41,8 @@ _UNIT_CARRIED = re.compile(
 _CHANGED_FROM = re.compile(
     r"\s*,?\s*(?P<way>(?i:up|down)\s+)?(?i:from)\s+(?:(?i:about|around|roughly|nearly)\s+)?"
 )
-_FROM_OPENING = re.compile(r"(?i:from)\s+")
+# How far before a value "to" is looked for.
+_REACH_BEFORE = 24
 _TO_BEFORE = re.compile(r"\b(?i:to)\s+(?:(?i:about|around|roughly|nearly)\s+)?$")
 
 # The measures of one object, each along its own side: "24 x 16 x 30 in", "12 by 14 feet".
@@ -76,19 +77,19 @@ def _lists(scan: str, mentions: list[Mention]) -> list[Mention]:
         )
         if not joined:
             run = []
-        if is_bare(mention):
+        if _is_bare(mention):
             before = ordered[index - 1] if index else None
-            if before is not None and has_own_unit(before) and _carried(scan, before, mention):
+            if before is not None and _has_own_unit(before) and _carried(scan, before, mention):
                 # "two hours instead of three and a half": the unit is left unsaid.
-                shared[index] = with_unit_of(mention, before)
+                shared[index] = _with_unit_of(mention, before)
                 run = []
                 continue
             run.append(index)
             continue
         last = mention.literal
-        if run and last is not None and has_own_unit(mention):
+        if run and last is not None and _has_own_unit(mention):
             for member in run:
-                shared[member] = with_unit_of(ordered[member], mention)
+                shared[member] = _with_unit_of(ordered[member], mention)
         run = []
     return shared
 
@@ -100,17 +101,13 @@ def _carried(scan: str, before: Mention, bare: Mention) -> bool:
         return True
     # A change's first value is spanned with its "from" ("from 40.2"): read it with the
     # words before it.
-    opening = _FROM_OPENING.match(bare.text)
+    opening = FROM_VALUE.match(bare.text)
     reach = bare.span.start + (opening.end() if opening is not None else 0)
     changed = _CHANGED_FROM.fullmatch(scan, before.span.end, reach)
     if changed is None:
         return False
     low = max(0, before.span.start - _REACH_BEFORE)
     return bool(changed["way"]) or _TO_BEFORE.search(scan, low, before.span.start) is not None
-
-
-# How far before a value "to" is looked for.
-_REACH_BEFORE = 24
 
 
 def _dimensions(scan: str, mentions: list[Mention]) -> list[Mention]:
@@ -134,7 +131,7 @@ def _links(scan: str, before: Mention, after: Mention) -> bool:
     """Whether ``after`` is the next measure of the object ``before`` measures."""
     if before.fact.category == "multiple" and _TIMES_MARK.fullmatch(before.text):
         return not scan[before.span.end : after.span.start].strip()
-    return is_bare(before) and _BY.fullmatch(scan, before.span.end, after.span.start) is not None
+    return _is_bare(before) and _BY.fullmatch(scan, before.span.end, after.span.start) is not None
 
 
 def _share_length(
@@ -143,9 +140,9 @@ def _share_length(
     if len(chain) < 2:
         return
     last = ordered[chain[-1]]
-    if is_bare(last) and (inches := _INCHES_AFTER.match(scan, last.span.end)) is not None:
+    if _is_bare(last) and (inches := _INCHES_AFTER.match(scan, last.span.end)) is not None:
         last = shared[chain[-1]] = in_inches(scan, last, inches.end())
-    if not (has_own_unit(last) and last.fact.category == _LENGTH):
+    if not (_has_own_unit(last) and last.fact.category == _LENGTH):
         return
     for member in chain[:-1]:
         mention = ordered[member]
@@ -154,14 +151,14 @@ def _share_length(
             assert mark is not None
             end = mention.span.start + mark.end(1)
             mention = replace(mention, span=Span(mention.span.start, end), text=mark[1])
-        elif not is_bare(mention):
+        elif not _is_bare(mention):
             return
-        shared[member] = with_unit_of(mention, last)
+        shared[member] = _with_unit_of(mention, last)
 
 
 def inches_after(scan: str, mention: Mention) -> int | None:
     """Where "in" written as the unit of the bare number ``mention`` ends, if it is."""
-    found = _INCHES_AFTER.match(scan, mention.span.end) if is_bare(mention) else None
+    found = _INCHES_AFTER.match(scan, mention.span.end) if _is_bare(mention) else None
     return None if found is None else found.end()
 
 
@@ -177,7 +174,7 @@ def in_inches(scan: str, bare: Mention, end: int) -> Mention:
     return replace(bare, fact=fact, literal=literal, span=span, text=scan[span.start : end])
 
 
-def has_own_unit(mention: Mention) -> bool:
+def _has_own_unit(mention: Mention) -> bool:
     return (
         mention.literal is not None
         and mention.fact.relation is Relation.EQ
@@ -185,7 +182,7 @@ def has_own_unit(mention: Mention) -> bool:
     )
 
 
-def is_bare(mention: Mention) -> bool:
+def _is_bare(mention: Mention) -> bool:
     literal = mention.literal
     return (
         mention.fact.category == NUMBER
@@ -195,7 +192,7 @@ def is_bare(mention: Mention) -> bool:
     )
 
 
-def with_unit_of(bare: Mention, unit_of: Mention) -> Mention:
+def _with_unit_of(bare: Mention, unit_of: Mention) -> Mention:
     unit = unit_of.literal
     written = bare.literal
     assert unit is not None
