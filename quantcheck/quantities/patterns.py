@@ -196,7 +196,7 @@ _AFTER_UNIT = alternation([*phrases.TRAILING_AFTER_UNIT, *phrases.TRAILING_BOUND
 
 def _tail(name: str) -> str:
     """A trailing bound between a number and its unit: "5 or more years", "5+ years"."""
-    return rf"(?:(?P<{name}>\+|-(?i:plus)|\s++(?i:{_TRAILING}))(?![\w]))?"
+    return rf"(?:(?P<{name}>\+|-(?i:plus)|[ \t]++(?i:{_TRAILING}))(?![\w]))?"
 
 
 # Full month names in any case ("april 14" in lower-cased news text); abbreviations only
@@ -364,7 +364,7 @@ def _money_amount(p: str) -> str:
 
 MONEY = (
     rf"(?:(?P<m_between>(?i:between))\s++|(?i:from)\s++)?{_money_amount('m1')}"
-    rf"(?P<m_tail>\+|\s++(?i:{_TRAILING}))?(?![\w])"
+    rf"(?P<m_tail>\+|[ \t]++(?i:{_TRAILING}))?(?![\w])"
     rf"(?:(?:(?(m_between)\s++(?i:and)\s++|(?!))|\s*+(?:–|—|-|(?i:to|through))\s*+)"
     rf"(?:{_money_amount('m2')}|(?P<m2_bare>{DIGITS})(?!\s*%)"
     rf"(?:\s*(?P<m2_bscale>(?i:{_CURRENCY_SCALE}))(?![\w]))?))?"
@@ -398,9 +398,10 @@ SHARE = (
 # 8 °C", "from 30 seconds to 2 minutes") so each number is parsed once. "and" only joins
 # a range after "between"; otherwise "3 and 5 seconds" would become an interval.
 _CONNECTOR = r"(?:(?(q_between)\s++(?i:and)\s++|(?!))|\s*+(?:–|—|-|(?i:to|through))\s*+)"
-_AFTER_UNIT_BOUND = rf"(?:\s++(?P<q_after>(?i:{_AFTER_UNIT}))(?![\w]))?"
+# A bound word after a value is on its line: "Height: 6 ft\nMinimum: 5 kg" bounds nothing.
+_AFTER_UNIT_BOUND = rf"(?:[ \t]++(?P<q_after>(?i:{_AFTER_UNIT}))(?![\w]))?"
 # The same bound after a unit read outside the scan (a written unit, a counted noun).
-AFTER_UNIT_BOUND = re.compile(rf"\s++(?P<bound>(?i:{_AFTER_UNIT}))(?![\w])")
+AFTER_UNIT_BOUND = re.compile(rf"[ \t]++(?P<bound>(?i:{_AFTER_UNIT}))(?![\w])")
 
 
 def _quantity(bare: bool) -> str:

@@ -78,6 +78,21 @@ def test_bound_and_hedge_are_inside_the_span() -> None:
     spans_are_faithful(text, result)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A bound word on the next line is that line's: a listing of one value a line.
+        ("Height: 6 ft\nMinimum: 5 kg", ["length_m=1.8288", "mass_kg=5"]),
+        ("Dose: 500 mg\nmax 2 doses", ["mass_kg=0.0005"]),
+        # On the value's own line it bounds the value.
+        ("Height: 6 ft minimum", ["length_m>=1.8288"]),
+        ("Dose: 500 mg max", ["mass_kg<=0.0005"]),
+    ],
+)
+def test_a_trailing_bound_stays_on_its_line(text: str, expected: list[str]) -> None:
+    assert labels(text) == expected
+
+
 # --- labels -------------------------------------------------------------------------------
 
 
