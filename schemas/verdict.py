@@ -65,6 +65,7 @@ Difference = Literal[
     "in_date",
     "in_code",
     "same_code",
+    "same_clock",
     "other_reading",
     "unread",
     "loose_word",
