@@ -140,8 +140,8 @@ def _share_length(
     if len(chain) < 2:
         return
     last = ordered[chain[-1]]
-    if _is_bare(last) and (inches := _INCHES_AFTER.match(scan, last.span.end)) is not None:
-        last = shared[chain[-1]] = in_inches(scan, last, inches.end())
+    if (end := inches_after(scan, last)) is not None:
+        last = shared[chain[-1]] = in_inches(scan, last, end)
     if not (_has_own_unit(last) and last.fact.category == _LENGTH):
         return
     for member in chain[:-1]:

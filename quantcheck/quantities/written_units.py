@@ -75,7 +75,7 @@ def written_unit(text: str, end: int) -> WrittenUnit | None:
 def _per_period(text: str, name: str, end: int) -> WrittenUnit:
     """A ratio ("mg/kg") with the period words after it give: "mg/kg per day" is the
     unit "mg/kg/day"."""
-    if "/" not in name or name.count("/") > 1:
+    if name.count("/") != 1:
         return WrittenUnit(name, end)
     period = _PERIOD_AFTER.match(text, end)
     if period is None:

@@ -221,8 +221,11 @@ def _labelled(
     labelled so too, though its values stay in its parent's record (see _walk): "Salt
     Lake shot 47.9%" names the other team's object."""
     labels: dict[tuple[bool, int], list[str]] = {}
-    for cell, owner in zip(cells, owners, strict=True):
-        place = _labelled_by(cell, owner, elements, nested)
+    places = [
+        _labelled_by(cell, owner, elements, nested)
+        for cell, owner in zip(cells, owners, strict=True)
+    ]
+    for cell, place in zip(cells, places, strict=True):
         if place is None:
             continue
         words = text[cell.start : cell.end]
@@ -235,8 +238,7 @@ def _labelled(
         ):
             named.append(words)
     labelled = []
-    for cell, owner in zip(cells, owners, strict=True):
-        place = _labelled_by(cell, owner, elements, nested)
+    for cell, place in zip(cells, places, strict=True):
         label = labels.get(place) if place is not None else None
         labelled.append(replace(cell, row=" ".join(label)) if label else cell)
     return labelled
