@@ -27,6 +27,7 @@ from quantcheck.checker.model import (
     Status,
     Verdict,
 )
+from quantcheck.checker.own_arithmetic import with_own_arithmetic
 from quantcheck.quantities.bare_months import bare_months
 from quantcheck.quantities.budget import (
     DEFAULT_DOCUMENT_FACTS_MIB,
@@ -38,10 +39,11 @@ from quantcheck.quantities.categories import Scope
 from quantcheck.quantities.evidence import extract_document
 from quantcheck.quantities.extract import extract
 from quantcheck.quantities.facts import Literal, Mention, Relation
+from quantcheck.quantities.wrapping import unwrapped
 
 # Bumped whenever the same input could produce a different verdict, so recorded
 # verdicts can be told apart from replays by a newer checker.
-CHECKER_VERSION = "3.9.0"
+CHECKER_VERSION = "3.10.0"
 
 
 class CitationMode(StrEnum):
@@ -133,7 +135,12 @@ class Checker:
             checks = tuple(
                 find_support(m, indexes, text, claimed.mentions) for m in claimed.mentions
             )
-        checks = _with_restatements(_with_multipliers(checks))
+        checks = with_own_arithmetic(_with_restatements(_with_multipliers(checks)))
+        unwrapped_ids = {d for d, index in indexes if index.text != documents[d].text}
+        if unwrapped_ids:
+            checks = tuple(
+                _quoted(c, documents) if c.evidence_doc_id in unwrapped_ids else c for c in checks
+            )
         # A pass that is not plain equality is flagged by its kind, or by the difference the
         # policy accepted ("data_share").
         flags.update(
@@ -178,7 +185,8 @@ class Checker:
         stored = document.facts
         if stored is not None and stored.stamp == self.facts_stamp:
             try:
-                return index_codec.decode_index(stored.data, document.text)
+                # The facts were read from the text as evidence reads it, wraps undone.
+                return index_codec.decode_index(stored.data, unwrapped(document.text))
             except index_codec.StoredIndexError:
                 pass  # unreadable stored facts are extracted again: no verdict rests on them
         return self._read(document.text)
@@ -186,10 +194,21 @@ class Checker:
     def _read(self, text: str) -> EvidenceIndex | TooManyFacts:
         budget = FactBudget(self.options.document_facts_bytes)
         try:
+            text = unwrapped(text, budget)
             extraction = extract_document(text, scope=self.options.scope, budget=budget)
             return EvidenceIndex.build(extraction, text, budget)
         except TooManyFacts as refused:
             return refused
+
+
+def _quoted(check: FactCheck, documents: Mapping[str, Document]) -> FactCheck:
+    """``check`` with its evidence quoted as the document writes it: a document read with
+    its wraps undone (see quantities/wrapping.py) has spaces where it breaks lines."""
+    found, doc_id = check.evidence, check.evidence_doc_id
+    if found is None or doc_id is None:
+        return check
+    written = documents[doc_id].text[found.span.start : found.span.end]
+    return check if written == found.text else replace(check, evidence=replace(found, text=written))
 
 
 def _with_multipliers(checks: tuple[FactCheck, ...]) -> tuple[FactCheck, ...]:

@@ -85,6 +85,30 @@ def test_verdicts_on_some_development_claims_are_identical_with_stored_facts() -
     assert_identical(rows, {d: t for d, t in texts.items() if d in cited}, Scope.ALL)
 
 
+def test_verdicts_on_a_hard_wrapped_document_are_identical_with_stored_facts() -> None:
+    text = (
+        "Staff on the night shift must acknowledge every incident report within\n"
+        "15 minutes of it being filed and close it within two working days. The\n"
+        "warehouse on Harbour Road was first opened to tenants in June\n"
+        "2021 and extended with a second loading bay in the spring of 2023.\n"
+    )
+    rows = [
+        {"claim_id": f"w{n}", "claim_text": claim, "cited_doc_id": "W1", "retrieved_doc_ids": "W1"}
+        for n, claim in enumerate(
+            [
+                "Reports are acknowledged within 15 minutes.",
+                "The warehouse opened in June 2021.",
+                "The warehouse opened in July 2021.",
+            ]
+        )
+    ]
+    assert_identical(rows, {"W1": text}, Scope.ALL)
+    # The evidence is quoted as the document writes it, line break and all.
+    assert (
+        b'"text":"June\\n2021"' in verdicts(rows[1:2], {"W1": Document("W1", text)}, Scope.ALL)[0]
+    )
+
+
 @pytest.mark.slow
 def test_verdicts_on_every_development_claim_are_identical_with_stored_facts() -> None:
     rows = development_claims()

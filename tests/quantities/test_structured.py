@@ -3,6 +3,7 @@ record, unit and scale, the prose around the data, and inputs that must stay pro
 
 from __future__ import annotations
 
+import itertools
 import json
 from decimal import Decimal
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from bench.common import cpu_timed
 from quantcheck.quantities import structured
-from quantcheck.quantities.structured import Cell, Layout
+from quantcheck.quantities.structured import Cell, Layout, literals
 from quantcheck.quantities.structured.statements import Statement, stated
 
 
@@ -168,6 +169,50 @@ def test_a_key_with_an_escape_is_decoded() -> None:
 )
 def test_malformed_literals_are_prose(text: str) -> None:
     assert structured.read(text) == Layout((), ((0, len(text)),))
+
+
+PASTED = (
+    "Inventory snapshot exported from the warehouse system, 2024-10-31.\n"
+    "\n"
+    "[\n"
+    '  {"name": "Cordless drill", "qty_on_hand": 342, "unit_cost_usd": 54.20},\n'
+    '  {"name": "Drill battery", "qty_on_hand": 118, "unit_cost_usd": 31.75}\n'
+    "]\n"
+    "\n"
+    "Field notes:\n"
+    "- Quantities are in units; 40 drills are reserved.\n"
+)
+
+
+def test_a_literal_on_lines_of_its_own_is_data_and_the_text_around_it_prose() -> None:
+    layout = structured.read(PASTED)
+    assert_well_formed(PASTED, layout)
+    cells = by_text(PASTED, layout)
+    assert cells["54.20"].key == "unit_cost_usd"
+    assert cells["54.20"].record == cells["Cordless drill"].record != cells["31.75"].record
+    prose = prose_of(PASTED, layout)
+    assert prose[0].startswith("Inventory snapshot")
+    assert any("40 drills are reserved" in part for part in prose)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Settings\n[Display] Brightness: 400 nits\n[Audio] Output: 20 W\n",
+        "Notes\n[\n  not a literal, 5 items\n]\n",
+        'Export\n{"a": 1} and more text after it on the line\n',
+    ],
+)
+def test_brackets_that_open_no_literal_on_lines_of_its_own_are_no_literal(text: str) -> None:
+    assert literals.embedded(text, itertools.count()) is None
+
+
+def test_an_embedded_literal_is_found_with_the_offsets_of_the_document() -> None:
+    region = literals.embedded(PASTED, itertools.count())
+    assert region is not None
+    assert PASTED[region.start] == "["
+    assert PASTED[region.end - 1] == "]"
+    assert [PASTED[c.start : c.end] for c in region.cells][:3] == ["Cordless drill", "342", "54.20"]
 
 
 @pytest.mark.parametrize(

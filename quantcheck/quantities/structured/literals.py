@@ -46,6 +46,56 @@ def read(text: str, records: Records) -> Region | None:
     if assignment is not None:
         # Blanked rather than cut, so that every offset stays the document's own.
         text = " " * assignment.end() + text[assignment.end() :]
+    return _region(text, 0, len(text), records)
+
+
+def embedded(text: str, records: Records) -> Region | None:
+    """The cells of the first JSON or Python literal of ``text`` that stands on lines of
+    its own after other text (a title, a "Source:" line) and may have more after it
+    (field notes): an export pasted into a page. Its offsets are the document's."""
+    for tries, opening in enumerate(_OPENING_LINE.finditer(text)):
+        if tries == MAX_EMBEDDED_TRIES:
+            break
+        start = opening.start(1)
+        end = _closing(text, start)
+        if end is None or _REST_OF_LINE.match(text, end) is None:
+            continue
+        # Blanked around rather than cut out, so that every offset stays the document's.
+        region = _region(
+            " " * start + text[start:end] + " " * (len(text) - end), start, end, records
+        )
+        if region is not None:
+            return region
+    return None
+
+
+# A line that opens a literal: a bracket first on its line, then a string, another
+# bracket or the line's end ("[Section] Key: value" opens none).
+_OPENING_LINE = re.compile(r"^[ \t]*+([\[{])(?=[ \t]*+(?:[\"\[{]|\r?$))", re.MULTILINE)
+# The strings and brackets of a literal, to find where it closes.
+_NESTING = re.compile(r'"(?:[^"\\\n]|\\.)*+"|[\[\]{}]')
+# What may follow a literal's close on its line.
+_REST_OF_LINE = re.compile(r"[ \t]*+(?:\r?\n|$)")
+# Openings looked at in one document: a page holds one export, not dozens of tries.
+MAX_EMBEDDED_TRIES = 3
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the brackets opened at ``start`` close, strings skipped; None if never."""
+    depth = 0
+    for found in _NESTING.finditer(text, start):
+        bracket = found.group()
+        if bracket in "[{":
+            depth += 1
+        elif bracket in "]}":
+            depth -= 1
+            if depth == 0:
+                return found.end()
+    return None
+
+
+def _region(text: str, start: int, end: int, records: Records) -> Region | None:
+    """The cells of the literal that is all of ``text`` but blanks, as ``[start, end)``."""
     tokens = tk.tokenize(text)
     if tokens is None:
         return None
@@ -56,7 +106,7 @@ def read(text: str, records: Records) -> Region | None:
     cells = _walk(
         tokens, names, _Units(maps), records, elements=elements, owners=owners, nested=nested
     )
-    return Region(0, len(text), tuple(_labelled(text, cells, elements, owners, nested)))
+    return Region(start, end, tuple(_labelled(text, cells, elements, owners, nested)))
 
 
 @dataclass(slots=True)

@@ -27,8 +27,9 @@ def read(text: str) -> Layout:
     """The cells of every structured region of ``text`` and the spans of its prose.
 
     A document that is one JSON or Python literal is read whole; otherwise HTML tables,
-    a CSV or TSV table at the start, markdown tables and key: value lists are found in
-    that order, each among the lines the ones before left free. A document without a
+    a literal on lines of its own after a title or note, a CSV or TSV table at the start,
+    markdown tables and key: value lists are found in that order, each among the lines
+    the ones before left free. A document without a
     single cell is all prose. Never raises.
     """
     everything = Layout((), ((0, len(text)),))
@@ -39,6 +40,11 @@ def read(text: str) -> Layout:
     if literal is not None:
         return Layout(literal.cells, ()) if literal.cells else everything
     regions = html_tables.find(text, records)
+    pasted = literals.embedded(text, records)
+    if pasted is not None and not any(
+        r.start < pasted.end and pasted.start < r.end for r in regions
+    ):
+        regions.append(pasted)
     lines = Lines(text)
     lines.take((r.start, r.end) for r in regions)
     table = delimited.find(lines, records)
