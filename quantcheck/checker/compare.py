@@ -306,24 +306,24 @@ def _writes_code(claim: Mention, wording: str, code: Mention) -> bool:
     return span is not None and span.start == claim.span.start
 
 
-# Hours, minutes and seconds as a clock writes them: "2:08:41".
-_CLOCK_READING = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2}):(\d{2})(?![\d:])")
+# Hours, minutes and seconds of a time of day: "02:08:41".
+_CLOCK_READING = re.compile(r"(\d{2}):(\d{2}):(\d{2})")
 _TIME_SECONDS = "time_seconds"
 
 
 def _same_clock(claim: Mention, found: Mention) -> bool:
-    """Whether a time taken and a time of day are written as the same clock of hours,
-    minutes and seconds, one on each side: a race time read as a time of day."""
+    """Whether a time taken and a time of day of hours, minutes and seconds are the same
+    clock reading, one on each side: a race time read as a time of day ("4:21:37" in a
+    results table's Time column, "4 hours, 21 minutes and 37 seconds" in the claim)."""
     kinds = {claim.fact.category, found.fact.category}
     if kinds != {_TIME_SECONDS, TIME_OF_DAY}:
         return False
-    mine = _CLOCK_READING.search(claim.text)
-    theirs = _CLOCK_READING.search(found.text)
-    return (
-        mine is not None
-        and theirs is not None
-        and tuple(map(int, mine.groups())) == tuple(map(int, theirs.groups()))
-    )
+    clock, taken = (claim, found) if claim.fact.category == TIME_OF_DAY else (found, claim)
+    reading = _CLOCK_READING.fullmatch(str(clock.fact.value))
+    if reading is None or taken.fact.relation is not Relation.EQ:
+        return False
+    hours, minutes, seconds = map(int, reading.groups())
+    return taken.fact.value == Decimal(hours * 3600 + minutes * 60 + seconds)
 
 
 def _spells_code(claim: Mention, wording: str, code: Mention) -> bool:

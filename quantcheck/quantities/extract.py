@@ -147,6 +147,8 @@ _MODIFIED_DURATION = re.compile(
     rf"(?:[ \t]++(?i:{patterns.alternation(DURATION_MODIFIERS)}))++"
     rf"[ \t]++(?i:({patterns.alternation(_TIME_WORDS)}))(?![\w/])"
 )
+# The plus sign of a gap to a leader, right before its clock: "+ 0:19".
+_GAP_SIGN = re.compile(r"(?<![\w+])\+\s?$")
 _SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")
 # What may separate two unreadable numbers that are reported as one: "one" and "and" are
 # number words the sweep does not look for.
@@ -388,13 +390,21 @@ class _Reader:
         if m["c1_h"] is None or m["c1_ap"] is not None:
             return False
         fraction = _SECOND_FRACTION.match(self.scan, m.end())
-        if m["c1_s"] is None and fraction is None:
+        # A gap to a leader ("+ 0:19", "+1:42:05") or more hours than a day has
+        # ("27:48:05" overall) is a time taken, whatever words stand before it.
+        taken = _GAP_SIGN.search(self.scan, max(0, m.start() - 2), m.start()) is not None or (
+            m["c1_s"] is not None and int(m["c1_h"]) >= 24
+        )
+        if m["c1_s"] is None and fraction is None and not taken:
             return False
         before = previous_words(self.scan, m.start(), count=2)
         cue = before[0] if before else ""
         raced = cue == "time" and len(before) > 1 and before[1] in RACE_TIME_WORDS
         if not (
-            cue in ELAPSED_CLOCK_CUES or raced or (fraction and cue in ELAPSED_FRACTION_CUES)
+            taken
+            or cue in ELAPSED_CLOCK_CUES
+            or raced
+            or (fraction and cue in ELAPSED_FRACTION_CUES)
         ) or before[1:] == ["as"]:
             return False
         units_of = (3600, 60, 1) if m["c1_s"] is not None else (60, 1)
