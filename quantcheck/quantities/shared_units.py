@@ -24,9 +24,19 @@ from quantcheck.quantities.phrases import (
 )
 
 # What joins the items of a list of values: "38.8, 45.7, and 54.5 years", "4 or 8 GB",
-# "4/8GB" (options).
+# "4/8GB" (options), "4,287 / 1,789 / 1,463 mm" (a spec sheet's measures), and a part
+# and its whole ("112 of the 128 km").
 # A hyphen may hang on the first member: "the 24- and 60-month CDs" are both terms in months.
-_LIST_JOIN = re.compile(r"-?\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)|/")
+_LIST_JOIN = re.compile(
+    r"-?\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)|\s*/\s*|\s+(?i:of)\s+(?:(?i:the)\s+)?"
+)
+# A value said again in other terms, not a list's next item: "229, or about 92%".
+_RESTATED = re.compile(r"\s*,?\s*(?i:or)\s+")
+# A part of something measured before it: "371 days ..., 232 of them".
+_PART_OF_BEFORE = re.compile(r"\s+(?i:of)\s+(?i:them|these|those|which)\b")
+# How far back the measure a part is of may be, and what may not stand between them.
+_PART_REACH = 80
+_SENTENCE_BREAK = re.compile(r"[.!?;]\s")
 
 # What carries a unit over to a bare number after it: "2 hours instead of 3.5", "every 7
 # minutes instead of every 10", "40 minutes instead of the usual 20".
@@ -84,14 +94,38 @@ def _lists(scan: str, mentions: list[Mention]) -> list[Mention]:
                 shared[index] = _with_unit_of(mention, before)
                 run = []
                 continue
+            whole = _whole_of(scan, shared[:index], mention)
+            if whole is not None:
+                shared[index] = _with_unit_of(mention, whole)
+                run = []
+                continue
             run.append(index)
             continue
         last = mention.literal
-        if run and last is not None and _has_own_unit(mention):
+        restated = mention.approximate and _RESTATED.fullmatch(
+            scan, ordered[index - 1].span.end, mention.span.start
+        )
+        if run and last is not None and _has_own_unit(mention) and not restated:
             for member in run:
                 shared[member] = _with_unit_of(ordered[member], mention)
         run = []
     return shared
+
+
+def _whole_of(scan: str, before: list[Mention], bare: Mention) -> Mention | None:
+    """The measure a bare number is a part of ("232 of them" after "371 days"): the
+    nearest value with a unit before it in its sentence, when "of them", "of which" and
+    their like follow it."""
+    if _PART_OF_BEFORE.match(scan, bare.span.end) is None:
+        return None
+    for candidate in reversed(before):
+        if bare.span.start - candidate.span.end > _PART_REACH or _SENTENCE_BREAK.search(
+            scan, candidate.span.end, bare.span.start
+        ):
+            return None
+        if _has_own_unit(candidate):
+            return candidate
+    return None
 
 
 def _carried(scan: str, before: Mention, bare: Mention) -> bool:
