@@ -624,6 +624,10 @@ def difference(
         return Difference.WITHOUT_UNIT
     if found_unit and not claimed_unit:
         if fact.category == NUMBER and found.key is not None and _BARE.fullmatch(found.text):
+            # Quoted as written, but for its own period: the 13 June column's 11.2935 is
+            # no reading of "11.2935 on 14 June".
+            if not periods_agree(claim, found):
+                return Difference.OTHER_PERIOD
             return Difference.UNIT_STATED_APART
         if fact.category == NUMBER and claim.literal and claim.literal.scale >= _ROUNDING_SCALE:
             return Difference.UNIT_LEFT_OUT

@@ -127,6 +127,7 @@ def _read_cells(
     read_texts: dict[str, Extraction] = {}
     key_units: _KeyUnits = {}
     currency = _currency_of(text, table)
+    currencies = _record_currencies(text, table)
     stated_units = _stated_units(text, table)
     unnamed = _letters_naming_no_unit(table)
     for cell in table:
@@ -146,7 +147,9 @@ def _read_cells(
             # bare reading of a range or bound is kept beside it: "aged 1-2" may quote an
             # "Age (years)" cell. A single value ("−13.5", "(4.1)") is one reading only,
             # and a fact with a unit of its own ("$40") is not read twice.
-            unit = _key_unit(cell, key_units, currency, stated_units, unnamed)
+            unit = _key_unit(
+                cell, key_units, currency, stated_units, unnamed, currencies=currencies
+            )
             if unit.category != NUMBER:
                 kept = tuple(
                     m
@@ -178,7 +181,9 @@ def _read_cells(
     column_periods: dict[str, Fact | None] = {}
     for cell, found_here in read:
         if isinstance(found_here, str):
-            unit = _key_unit(cell, key_units, currency, stated_units, unnamed)
+            unit = _key_unit(
+                cell, key_units, currency, stated_units, unnamed, currencies=currencies
+            )
             period = None
             if cell.column is not None:
                 if cell.column not in column_periods:
@@ -195,7 +200,7 @@ def _read_cells(
 
 
 _COUNTED_KEY = re.compile(r"(?=\w*[A-Z])[A-Za-z]+s|[A-Z]{3,}")
-_KeyUnits = dict[tuple[tuple[str, ...], str | None, units.Unit | None], units.Unit]
+_KeyUnits = dict[tuple[tuple[str, ...], str | None, units.Unit | None, str | None], units.Unit]
 _StatedUnits = list[tuple[tuple[str, ...], int | None, units.Unit]]
 
 
@@ -205,15 +210,40 @@ def _key_unit(
     currency: str | None,
     stated_units: _StatedUnits,
     unnamed: frozenset[str],
+    *,
+    currencies: dict[int, str],
 ) -> units.Unit:
-    """The unit of a cell's values (see :func:`_unit_of_key`), once per key, unit and
-    stated unit: a "Units" column states one per row."""
+    """The unit of a cell's values (see :func:`_unit_of_key`), once per key, unit, stated
+    unit and currency: a "Units" column states one per row, and so does a column of
+    currency codes for the row's amounts (see :func:`_record_currencies`)."""
     stated = _stated_for(cell, stated_units)
-    signature = (cell.path or (cell.key,), cell.unit, stated)
+    own = currencies.get(cell.record)
+    signature = (cell.path or (cell.key,), cell.unit, stated, own)
     if signature not in known:
         named = cell.column is None or cell.column not in unnamed
-        known[signature] = _unit_of_key(cell, currency, stated, named=named)
+        unit = _unit_of_key(cell, currency, stated, named=named)
+        if own is not None and unit.category.startswith(MONEY_PREFIX):
+            unit = units.lookup(own) or unit
+        known[signature] = unit
     return known[signature]
+
+
+def _record_currencies(text: str, table: tuple[structured.Cell, ...]) -> dict[int, str]:
+    """The currency each record names as a code of its own ("USD" under "Code" or
+    "Currency"): the currency of that record's amounts, whatever a caption states for
+    the whole ("units of foreign currency per 1 euro (EUR)" over a table of rates)."""
+    found: dict[int, str] = {}
+    for cell in table:
+        if cell.key.casefold() in _RECORD_CURRENCY_KEYS:
+            written = text[cell.start : cell.end].strip()
+            if _CURRENCY_CODE.fullmatch(written) and written in units.CURRENCY_PREFIXES:
+                found.setdefault(cell.record, units.BASE_UNITS[units.CURRENCY_PREFIXES[written]])
+    return found
+
+
+# The keys of a record's currency code, and how a code is written.
+_RECORD_CURRENCY_KEYS = CURRENCY_KEYS | {"code", "iso", "iso code"}
+_CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 
 
 def _letters_naming_no_unit(table: tuple[structured.Cell, ...]) -> frozenset[str]:
