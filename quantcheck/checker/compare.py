@@ -73,6 +73,7 @@ from quantcheck.quantities.phrases import (
     DECREASE_WORDS,
     EVENT_WORDS,
     PERIOD_WORDS,
+    RANGE_END_WORDS,
 )
 from quantcheck.quantities.readings import Writing, values_of
 
@@ -166,6 +167,8 @@ def find_support(
             ):
                 # "$120 per year" is no reading of "$120 per month": another period.
                 elsewhere = elsewhere or (doc_id, candidate)
+                continue
+            if kind is MatchKind.WITHIN_RANGE and _names_an_end(claim, candidate, wording):
                 continue
             rank = (candidate.negated != claim.negated, _PREFERENCE[kind])
             if best is not None and rank >= best[0]:
@@ -424,6 +427,12 @@ def _binding(
         and rival.fact.value not in stated
         and periods_agree(claim, rival)
     ]
+    if _shares_a_record(claim, candidate, index, companions):
+        # Another value of the claim sits in the candidate's record ("a 5 kg parcel ...
+        # costs £6.80" in the row of 5 kg and £6.80): the record is what the claim speaks
+        # of, and prose around the data ("Parcels over 30 kg are not accepted") names no
+        # rival of it; the data's own values still may.
+        rivals = [pair for pair in rivals if pair[0].key is not None]
     # The rival the claim's words name best is the one a reason should name.
     rivals.sort(key=lambda pair: (-len(claimed & pair[1]), pair[0].span.start))
     rival = said_of_something_else(
@@ -437,6 +446,37 @@ def _binding(
     if rival is None:
         return Binding(claimed, found)
     return Binding(claimed, found, rival, anchors.of(rival))
+
+
+def _names_an_end(claim: Mention, candidate: Mention, wording: str) -> bool:
+    """Whether the claim says its value is an end ("tops out at $89,450") of what the
+    evidence states as a range it lies inside but does not end: no reading of it."""
+    fact, found = claim.fact, candidate.fact
+    if fact.relation is not Relation.EQ or found.relation is not Relation.RANGE:
+        return False
+    if fact.value in (found.value, found.upper):
+        return False
+    start = claim.span.start
+    return _END_BEFORE.search(wording, max(0, start - _END_REACH), start) is not None
+
+
+# An end word and what may stand between it and the value ("tops out at", "a maximum of").
+_END_BEFORE = re.compile(rf"\b(?i:{alternation(RANGE_END_WORDS)})\b[^\d.,;:!?]{{0,16}}$")
+_END_REACH = 40
+
+
+def _shares_a_record(
+    claim: Mention, candidate: Mention, index: EvidenceIndex, companions: Sequence[Mention]
+) -> bool:
+    """Whether another fact of the claim is stated in the data record ``candidate`` is in."""
+    if candidate.key is None or candidate.record is None:
+        return False
+    return any(
+        found.record == candidate.record and found.key is not None
+        for other in companions
+        if other is not claim
+        for found in index.by_fact.get(other.fact, ())
+    )
 
 
 def _opens_line(text: str, span: Span) -> bool:

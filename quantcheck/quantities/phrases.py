@@ -144,6 +144,15 @@ CHANGE_WORDS: tuple[str, ...] = (
 # to 4%" is a range of growth, "up from 2% to 4%" two values.
 CHANGE_ADVERBS: tuple[str, ...] = ("up", "down")
 
+# Words before a claimed value that say it is an end of something (a bracket that "tops
+# out at $94,300", "a maximum of 4 g", "prices start at $9"): such a value is an end of an
+# evidence range, never any value inside it.
+RANGE_END_WORDS: tuple[str, ...] = (
+    "max", "maximum", "top", "tops", "topped", "peak", "peaks", "peaked", "highest",
+    "upper", "ceiling", "cap", "capped", "min", "minimum", "lowest", "floor", "start",
+    "starts", "starting", "begin", "begins", "beginning",
+)  # fmt: skip
+
 # Words before a range that make it an estimate rather than a limit: a value inside
 # "guidance of $45 million to $50 million" is not what the evidence states, while one
 # inside "store between 2 and 8 °C" is.
