@@ -6,7 +6,8 @@ leaving five closed". The evidence states the operands; the difference or the to
 the claim's own arithmetic, and is checked against the operands the evidence supports.
 
 Only a difference or a sum of two supported values of one kind counts, read at the
-claimed number's written precision (or within its hedge). A wrong figure is then not
+claimed number's written precision (or within its hedge), and never of two small whole
+numbers ("a 1:2:3 mix" is no sum). A wrong figure is then not
 accounted for by two right ones, and a wrong operand is unsupported itself, so the claim
 still fails on it.
 """
@@ -25,6 +26,10 @@ from quantcheck.quantities.facts import CONTEXT, Relation
 # What no arithmetic of two values of one kind gives: a date from two dates, a time of
 # day from two times of day (elapsed time has its own rule), a code from two codes.
 _NOT_WORKED_OUT = PERIOD_CATEGORIES | {TIME_OF_DAY, IDENTIFIER}
+
+
+# Below this, two whole numbers add up to a third of the claim too often to mean it.
+_SMALL = Decimal(10)
 
 
 def with_own_arithmetic(checks: tuple[FactCheck, ...]) -> tuple[FactCheck, ...]:
@@ -76,6 +81,8 @@ def _worked_out(check: FactCheck, operands: list[FactCheck]) -> FactCheck | None
         assert isinstance(low, Decimal)
         if high == low:
             continue  # a value twice is a multiple, not two values
+        if high < _SMALL and high == high.to_integral_value():
+            continue  # small whole numbers ("a 1:2:3 mix") add up to other small ones by chance
         with localcontext(CONTEXT):
             results = ((high - low, "-"), (high + low, "+"))
         fits = literal.rounds_near if mention.approximate else literal.rounds_to

@@ -65,6 +65,7 @@ from quantcheck.quantities.phrases import (
     ELAPSED_FRACTION_CUES,
     FRACTION_WORDS,
     FUNCTION_WORDS,
+    GAP_WORDS,
     HALF_OF_PARTS,
     HEAT_CUE,
     MULTIPLE_WORDS,
@@ -147,6 +148,8 @@ _MODIFIED_DURATION = re.compile(
     rf"(?:[ \t]++(?i:{patterns.alternation(DURATION_MODIFIERS)}))++"
     rf"[ \t]++(?i:({patterns.alternation(_TIME_WORDS)}))(?![\w/])"
 )
+# The word right after a value.
+_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 # The plus sign of a gap to a leader, right before its clock: "+ 0:19".
 _GAP_SIGN = re.compile(r"(?<![\w+])\+\s?$")
 _SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")
@@ -390,10 +393,13 @@ class _Reader:
         if m["c1_h"] is None or m["c1_ap"] is not None:
             return False
         fraction = _SECOND_FRACTION.match(self.scan, m.end())
-        # A gap to a leader ("+ 0:19", "+1:42:05") or more hours than a day has
+        # A gap to a leader ("+ 0:19", "3:13 behind") or more hours than a day has
         # ("27:48:05" overall) is a time taken, whatever words stand before it.
-        taken = _GAP_SIGN.search(self.scan, max(0, m.start() - 2), m.start()) is not None or (
-            m["c1_s"] is not None and int(m["c1_h"]) >= 24
+        after = _NEXT_WORD.match(self.scan, m.end())
+        taken = (
+            _GAP_SIGN.search(self.scan, max(0, m.start() - 2), m.start()) is not None
+            or (after is not None and after[1].casefold() in GAP_WORDS)
+            or (m["c1_s"] is not None and int(m["c1_h"]) >= 24)
         )
         if m["c1_s"] is None and fraction is None and not taken:
             return False

@@ -615,6 +615,8 @@ ELAPSED_CLOCK_CUES: frozenset[str] = frozenset({
 # "time" ("winning time 2:08:13"), these cue it too; a plain "time of 09:00:00" is a
 # time of day.
 ELAPSED_FRACTION_CUES: frozenset[str] = frozenset({"of", "lap", "time"})
+# Words right after a clock that make it a gap between finishers: "3:13 behind the winner".
+GAP_WORDS: frozenset[str] = frozenset({"behind", "ahead", "adrift"})
 RACE_TIME_WORDS: frozenset[str] = frozenset({
     "winning", "finishing", "running", "total", "race", "lap", "chip", "gun", "elapsed",
 })
