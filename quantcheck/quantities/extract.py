@@ -98,9 +98,14 @@ _RANGE_DASH = re.compile(r"\s*[-–—]\s*")
 # "per hour", "an hour", "/h" after a unit: the quantity is a rate. The time word must
 # name a unit of the table ("hour", "h", "day"). What the amount is of may stand between:
 # "2,300 mg of sodium per day", "2 litres of water a day".
+# A unit's symbol glued to a period by a slash: "kWh/year", "GB/month".
+_UNIT_PER_TIME = re.compile(
+    r"[ \t]?(?P<unit>[A-Za-zµ]{1,5})"
+    r"(?=/(?i:second|sec|s|minute|min|hour|hr|h|day|week|month|year|yr)(?![\w/]))"
+)
 _PER_TIME = re.compile(
     r"(?:\s++(?i:of)\s++[A-Za-z][A-Za-z\-]*+)?"
-    r"\s*(?:(?i:per|an?|each)\s+|/)(?i:(second|sec|s|minute|min|hour|hr|h|day|week|month|year))"
+    r"\s*(?:(?i:per|an?|each)\s+|/)(?i:(second|sec|s|minute|min|hour|hr|h|day|week|month|year|yr))"
     r"(?![\w/])(?!\s++(?i:ago|earlier|later|before|after)\b)"  # "lost 5 kg a year ago"
 )
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
@@ -735,6 +740,13 @@ class _Reader:
         if _inch_mark(self.scan, start, end):
             # 15.6" in a spec sheet: the inch mark, not a closing quotation mark.
             self._single(start, end + 1, number, scale, _unit("inches"), tail=tail)
+            return
+        rate = _UNIT_PER_TIME.match(self.scan, end)
+        listed = None if rate is None else units.lookup(rate["unit"])
+        if rate is not None and listed is not None and _is_amount_of_matter(listed.category):
+            # "219 kWh/year", "20 GB/month": a listed unit and its period, the rate that "219
+            # kWh per year" is (see _single), not a unit "kwh/year" of its own.
+            self._single(start, rate.end(), number, scale, listed, tail=tail)
             return
         written_unit = written_units.written_unit(self.scan, end)
         if written_unit is not None:
