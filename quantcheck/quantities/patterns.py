@@ -69,16 +69,28 @@ def _emit(node: _Trie) -> str:
 
 
 def _unit_alternation(spaced: bool) -> str:
-    folded = [a for u in units.UNITS if u.spaced == spaced for a in u.aliases]
-    exact = [a for u in units.UNITS if u.spaced == spaced for a in u.exact_aliases]
+    chosen = [u for u in units.UNITS if u.spaced == spaced]
     parts = []
-    if folded:
-        parts.append(f"(?i:{alternation(folded)})")
-    if exact:
-        parts.append(f"(?:{alternation(exact)})")
-    guard = _first_chars(folded + exact, fold=True)
+    for money in (False, True):
+        kind = [u for u in chosen if u.category.startswith(_MONEY) == money]
+        folded = [a for u in kind for a in u.aliases]
+        exact = [a for u in kind for a in u.exact_aliases]
+        names = []
+        if folded:
+            names.append(f"(?i:{alternation(folded)})")
+        if exact:
+            names.append(f"(?:{alternation(exact)})")
+        # A currency written before a number is that number's ("aged 3–12 CAD 21.95"):
+        # no suffix of the number before it.
+        if names:
+            parts.append(f"(?:{'|'.join(names)})" + (r"(?!\s*\d)" if money else ""))
+    everything = [a for u in chosen for a in (*u.aliases, *u.exact_aliases)]
+    guard = _first_chars(everything, fold=True)
     # A unit ends where a word ends; "/" and "²"-style suffixes make it another unit.
     return f"{guard}(?:{'|'.join(parts)})(?![\\w/])"
+
+
+_MONEY = "money_"
 
 
 UNIT = _unit_alternation(spaced=False)
