@@ -7,9 +7,8 @@ the claim's own arithmetic, and is checked against the operands the evidence sup
 
 Only a difference or a sum of two supported values of one kind counts, read at the
 claimed number's written precision (or within its hedge), and never of two small whole
-numbers ("a 1:2:3 mix" is no sum). A wrong figure is then not
-accounted for by two right ones, and a wrong operand is unsupported itself, so the claim
-still fails on it.
+numbers ("a 1:2:3 mix" is no sum). A wrong figure is then not accounted for by two right
+ones, and a wrong operand is unsupported itself, so the claim still fails on it.
 """
 
 from __future__ import annotations
@@ -26,8 +25,6 @@ from quantcheck.quantities.facts import CONTEXT, Relation
 # What no arithmetic of two values of one kind gives: a date from two dates, a time of
 # day from two times of day (elapsed time has its own rule), a code from two codes.
 _NOT_WORKED_OUT = PERIOD_CATEGORIES | {TIME_OF_DAY, IDENTIFIER}
-
-
 # Below this, two whole numbers add up to a third of the claim too often to mean it.
 _SMALL = Decimal(10)
 

@@ -51,6 +51,7 @@ from quantcheck.quantities.phrases import (
     KEY_UNIT_ALIASES,
     MONEY_KEY_WORDS,
     PERCENT_KEY_WORDS,
+    RECORD_CURRENCY_KEYS,
     UNIT_FIELD_KEYS,
     WRITTEN_UNIT_SYMBOLS,
     WRITTEN_UNIT_SYNONYMS,
@@ -234,15 +235,14 @@ def _record_currencies(text: str, table: tuple[structured.Cell, ...]) -> dict[in
     the whole ("units of foreign currency per 1 euro (EUR)" over a table of rates)."""
     found: dict[int, str] = {}
     for cell in table:
-        if cell.key.casefold() in _RECORD_CURRENCY_KEYS:
+        if cell.key.casefold() in RECORD_CURRENCY_KEYS:
             written = text[cell.start : cell.end].strip()
             if _CURRENCY_CODE.fullmatch(written) and written in units.CURRENCY_PREFIXES:
                 found.setdefault(cell.record, units.BASE_UNITS[units.CURRENCY_PREFIXES[written]])
     return found
 
 
-# The keys of a record's currency code, and how a code is written.
-_RECORD_CURRENCY_KEYS = CURRENCY_KEYS | {"code", "iso", "iso code"}
+# How a currency code is written.
 _CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 
 

@@ -98,15 +98,15 @@ _RANGE_DASH = re.compile(r"\s*[-–—]\s*")
 # "per hour", "an hour", "/h" after a unit: the quantity is a rate. The time word must
 # name a unit of the table ("hour", "h", "day"). What the amount is of may stand between:
 # "2,300 mg of sodium per day", "2 litres of water a day".
-# A unit's symbol glued to a period by a slash: "kWh/year", "GB/month".
-_UNIT_PER_TIME = re.compile(
-    r"[ \t]?(?P<unit>[A-Za-zµ]{1,5})"
-    r"(?=/(?i:second|sec|s|minute|min|hour|hr|h|day|week|month|year|yr)(?![\w/]))"
-)
 _PER_TIME = re.compile(
     r"(?:\s++(?i:of)\s++[A-Za-z][A-Za-z\-]*+)?"
     r"\s*(?:(?i:per|an?|each)\s+|/)(?i:(second|sec|s|minute|min|hour|hr|h|day|week|month|year|yr))"
     r"(?![\w/])(?!\s++(?i:ago|earlier|later|before|after)\b)"  # "lost 5 kg a year ago"
+)
+# A unit's symbol glued to a period by a slash: "kWh/year", "GB/month".
+_UNIT_PER_TIME = re.compile(
+    r"[ \t]?(?P<unit>[A-Za-zµ]{1,5})"
+    r"(?=/(?i:second|sec|s|minute|min|hour|hr|h|day|week|month|year|yr)(?![\w/]))"
 )
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
 # A glued "x" before a capitalized name or a number: a count of items ("2x Intel Xeon").
@@ -153,8 +153,6 @@ _MODIFIED_DURATION = re.compile(
     rf"(?:[ \t]++(?i:{patterns.alternation(DURATION_MODIFIERS)}))++"
     rf"[ \t]++(?i:({patterns.alternation(_TIME_WORDS)}))(?![\w/])"
 )
-# The word right after a value.
-_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 # The plus sign of a gap to a leader, right before its clock: "+ 0:19".
 _GAP_SIGN = re.compile(r"(?<![\w+])\+\s?$")
 _SCORE_PAIR = re.compile(r"\d{1,3}\s*[-–—]\s*\d{1,3}(?!\d|[.,]\d)")

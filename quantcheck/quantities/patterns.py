@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from quantcheck.quantities import phrases, units
+from quantcheck.quantities.categories import MONEY_PREFIX
 from quantcheck.quantities.facts import Relation
 from quantcheck.quantities.numbers import EXPONENT
 from quantcheck.quantities.regex_cache import compile_cached
@@ -72,7 +73,7 @@ def _unit_alternation(spaced: bool) -> str:
     chosen = [u for u in units.UNITS if u.spaced == spaced]
     parts = []
     for money in (False, True):
-        kind = [u for u in chosen if u.category.startswith(_MONEY) == money]
+        kind = [u for u in chosen if u.category.startswith(MONEY_PREFIX) == money]
         folded = [a for u in kind for a in u.aliases]
         exact = [a for u in kind for a in u.exact_aliases]
         names = []
@@ -88,9 +89,6 @@ def _unit_alternation(spaced: bool) -> str:
     guard = _first_chars(everything, fold=True)
     # A unit ends where a word ends; "/" and "²"-style suffixes make it another unit.
     return f"{guard}(?:{'|'.join(parts)})(?![\\w/])"
-
-
-_MONEY = "money_"
 
 
 UNIT = _unit_alternation(spaced=False)

@@ -512,6 +512,8 @@ MONEY_KEY_WORDS: frozenset[str] = frozenset((
 # Keys that name a document's currency, and the unit words keys end with that no unit
 # table lists as such: "size_in" in inches, "temp_c" in degrees Celsius.
 CURRENCY_KEYS: frozenset[str] = frozenset(("currency", "currency_code", "ccy"))
+# Keys under which a record of data writes its own currency code ("| US dollar | USD |").
+RECORD_CURRENCY_KEYS: frozenset[str] = CURRENCY_KEYS | {"code", "iso", "iso code"}
 # Keys whose value is the unit of the data beside it: "unit": "kWh".
 UNIT_FIELD_KEYS: frozenset[str] = frozenset({"unit", "units", "uom", "unit_of_measure"})
 KEY_UNIT_ALIASES: dict[str, str] = {

@@ -111,9 +111,9 @@ class _Line:
 
 def _wrapped(paragraph: list[_Line]) -> list[tuple[int, int]]:
     """The wrapping breaks of one paragraph: none unless every line but its last fills
-    the paragraph's width to within :data:`WIDTH_SLACK`, that width being one text is
-    wrapped at. Lines of sentences one to a line ("pictured: the bridge at dusk") vary
-    far more, and run longer."""
+    the paragraph's width, the width it is wrapped at, to within :data:`WIDTH_SLACK`.
+    Lines of sentences one to a line ("pictured: the bridge at dusk") vary far more, and
+    run longer."""
     if len(paragraph) < 2:
         return []
     width = max(len(line.body) for line in paragraph)

@@ -29,8 +29,8 @@ def read(text: str) -> Layout:
     A document that is one JSON or Python literal is read whole; otherwise HTML tables,
     a literal on lines of its own after a title or note, a CSV or TSV table at the start,
     markdown tables and key: value lists are found in that order, each among the lines
-    the ones before left free. A document without a
-    single cell is all prose. Never raises.
+    the ones before left free. A document without a single cell is all prose. Never
+    raises.
     """
     everything = Layout((), ((0, len(text)),))
     if len(text) > MAX_CHARACTERS:
