@@ -72,7 +72,9 @@ def _emit(node: _Trie) -> str:
 def _unit_alternation(spaced: bool) -> str:
     chosen = [u for u in units.UNITS if u.spaced == spaced]
     parts = []
-    for money in (False, True):
+    # Currencies first: the two alternations are tried in order, so "pounds sterling"
+    # must be offered before the mass unit "pounds" that is its prefix.
+    for money in (True, False):
         kind = [u for u in chosen if u.category.startswith(MONEY_PREFIX) == money]
         folded = [a for u in kind for a in u.aliases]
         exact = [a for u in kind for a in u.exact_aliases]
