@@ -95,6 +95,14 @@ def after_change_word(scan: str, start: int, *, from_written: bool = True) -> bo
     behind, clause_length = _behind(scan, start)
     found = patterns.REVERSED_CHANGE.match(behind, 0, clause_length)
     if found is None:
+        # "rose by $200, from $1,000 to $1,200": a "from" that opens a clause of its own
+        # right after a comma spells out the change of the clause before it.
+        if (
+            from_written
+            and not behind[:clause_length].strip()
+            and behind[clause_length : clause_length + 1] == ","
+        ):
+            return after_change_word(scan, start - clause_length - 1, from_written=False)
         return False
     return from_written or found["word"][::-1].casefold() not in patterns.CHANGE_ADVERBS
 

@@ -462,7 +462,8 @@ class _Reader:
         if " to " not in connector.casefold():
             return False
         opener = self.scan[m.start() : m.start(first_group)].strip().casefold()
-        return after_change_word(self.scan, m.start(), from_written=opener == "from")
+        # "from $310 million": the opener holds the currency sign of a money range too.
+        return after_change_word(self.scan, m.start(), from_written=opener.split()[:1] == ["from"])
 
     # --- fractions ---------------------------------------------------------------------------
 

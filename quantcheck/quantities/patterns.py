@@ -631,7 +631,7 @@ REVERSED_CLAUSE_BREAK = re.compile(
 # A verb of change shortly before "from X to Y": the two ends are values, not an interval.
 _REVERSED_CHANGE_WORDS = alternation(w[::-1] for w in phrases.CHANGE_WORDS)
 REVERSED_CHANGE = re.compile(
-    rf"^(?:\s*+[\w%$.,'’-]++){{0,6}}?\s*+(?<![A-Za-z])(?P<word>{_REVERSED_CHANGE_WORDS})"
+    rf"^(?:\s*+[\w%$£€¥₹.,'’-]++){{0,6}}?\s*+(?<![A-Za-z])(?P<word>{_REVERSED_CHANGE_WORDS})"
     r"(?![A-Za-z])",
     re.IGNORECASE,
 )

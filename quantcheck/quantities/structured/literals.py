@@ -69,9 +69,13 @@ def embedded(text: str, records: Records) -> Region | None:
     return None
 
 
-# A line that opens a literal: a bracket first on its line, then a string, another
-# bracket or the line's end ("[Section] Key: value" opens none).
-_OPENING_LINE = re.compile(r"^[ \t]*+([\[{])(?=[ \t]*+(?:[\"\[{]|\r?$))", re.MULTILINE)
+# A line that opens a literal: a bracket first on its line, or after a name assigned to
+# ("fleet = ["), then a string, another bracket or the line's end ("[Section] Key:
+# value" opens none).
+_OPENING_LINE = re.compile(
+    r"^[ \t]*+(?:[A-Za-z_]\w{0,63}[ \t]*+=[ \t]*+)?([\[{])(?=[ \t]*+(?:[\"\[{]|\r?$))",
+    re.MULTILINE,
+)
 # The strings and brackets of a literal, to find where it closes.
 _NESTING = re.compile(r'"(?:[^"\\\n]|\\.)*+"|[\[\]{}]')
 # What may follow a literal's close on its line.
@@ -259,6 +263,9 @@ class _Frame:
 # quintd-dev's 158 swap mutants passed), at most this many, of at most this many words.
 _LABEL_STRINGS = 3
 _LABEL_WORDS = 4
+# A name and a number a space apart ("Fiat 500", "Route 12"): a model's name, which labels
+# its record as one of words does; model codes ("SM-G991B") and readings ("32GB") do not.
+_NAMED_MODEL = re.compile(r"[A-Za-z][A-Za-z\-]{1,20}(?: [A-Za-z][A-Za-z\-]{1,20})? \d{1,4}")
 
 
 def _labelled(
@@ -284,7 +291,7 @@ def _labelled(
             len(named) < _LABEL_STRINGS
             and len(words.split()) <= _LABEL_WORDS
             and any(c.isalpha() for c in words)
-            and not any(c.isdigit() for c in words)
+            and (not any(c.isdigit() for c in words) or _NAMED_MODEL.fullmatch(words))
         ):
             named.append(words)
     labelled = []
