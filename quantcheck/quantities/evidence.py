@@ -112,7 +112,7 @@ _DATA_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})++|\d++)(?:\.\d++)?")
 # that a long key cannot make it backtrack.
 _KEY_UNIT = re.compile(r"[(\[]([^()\[\]]++)[)\]]")
 # Words of a key; a unit symbol keeps its digit ("size_m2", "area_km2").
-_KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+(?:2(?![\d.]))?")
+_KEY_WORDS = re.compile(r"[A-Za-z%°$€£]+(?:[23](?![\d.]))?")
 
 
 def _read_cells(

@@ -14,6 +14,8 @@ about a hundred bytes a character.
 from __future__ import annotations
 
 import bisect
+import html
+import re
 import sys
 import unicodedata
 from array import array
@@ -83,7 +85,7 @@ def normalize(text: str, budget: FactBudget | None = None) -> NormalizedText:
     spending the memory this takes from ``budget`` as it goes."""
     # Not unicodedata.is_normalized on the whole text: for some characters it normalizes a
     # copy of all of it to find out, holding four bytes a character. Runs are asked instead.
-    if text.isascii():
+    if text.isascii() and "&" not in text:
         return NormalizedText(text, text)
     budget = budget or FactBudget(None)
     runs: list[str] = []
@@ -101,7 +103,9 @@ def normalize(text: str, budget: FactBudget | None = None) -> NormalizedText:
         while stop < length and unicodedata.combining(text[stop]):
             stop += 1
         run = text[index:stop]
-        if not run.isascii() and not unicodedata.is_normalized("NFKC", run):
+        if (not run.isascii() and not unicodedata.is_normalized("NFKC", run)) or (
+            "&" in run and _ENTITY.search(run) is not None
+        ):
             remembered = len(clusters[0])
             run = _normalized(text, index, stop, written, clusters)
             budget.spend(len(clusters[0]) - remembered, CLUSTER_BYTES)
@@ -128,10 +132,15 @@ def _normalized(
     pieces: list[str] = []
     starts, ends, original_starts, original_ends = clusters
     while index < stop:
-        cluster_end = index + 1
-        while cluster_end < stop and unicodedata.combining(text[cluster_end]):
-            cluster_end += 1
-        piece = _cluster(text, index, cluster_end)
+        entity = _ENTITY.match(text, index, stop) if text[index] == "&" else None
+        piece = _decoded(entity[0]) if entity is not None else None
+        if entity is not None and piece is not None:
+            cluster_end = entity.end()
+        else:
+            cluster_end = index + 1
+            while cluster_end < stop and unicodedata.combining(text[cluster_end]):
+                cluster_end += 1
+            piece = _cluster(text, index, cluster_end)
         if len(piece) != 1 or cluster_end - index != 1:
             starts.append(written)
             ends.append(written + len(piece))
@@ -141,6 +150,20 @@ def _normalized(
         written += len(piece)
         index = cluster_end
     return "".join(pieces)
+
+
+# A character reference of HTML ("&pound;", "&#8364;", "&nbsp;"): pages and their tables
+# are handed over with them, and "&pound;7.00" is read as the "£7.00" a browser shows.
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _decoded(entity: str) -> str | None:
+    """The normalized character an entity stands for; None for one that names no single
+    character, and for "&lt;" and "&gt;", which would make text look like markup."""
+    character = html.unescape(entity)
+    if len(character) != 1 or character in "<>" or character == entity:
+        return None
+    return unicodedata.normalize("NFKC", character)
 
 
 def _cluster(text: str, index: int, end: int) -> str:

@@ -117,6 +117,14 @@ UNITS: tuple[Unit, ...] = (
     _u("US gallon per minute", "flow_l_per_min", _GALLON,
        aliases=("gpm", "gal/min", "gallons per minute", "gallon per minute",
                 "US gallons per minute", "US gallon per minute")),
+    # mass per volume of air, in micrograms per cubic metre (air quality); NFKC writes
+    # "µg/m³" as "μg/m3"
+    _u("microgram per cubic metre", "concentration_ug_per_m3",
+       aliases=("μg/m3", "ug/m3", "mcg/m3", "ugm3", "micrograms per cubic metre",
+                "micrograms per cubic meter", "microgram per cubic metre",
+                "microgram per cubic meter")),
+    _u("milligram per cubic metre", "concentration_ug_per_m3", 1000,
+       aliases=("mg/m3", "milligrams per cubic metre", "milligrams per cubic meter")),
     # data size, in megabytes: decimal prefixes multiply by 1000, binary ones by 1024;
     # "512Mi" and "1Gi" are how container limits write the binary ones
     _u("byte", "size_mb", "0.000001", aliases=("bytes", "byte"), exact=("B",)),
@@ -403,6 +411,7 @@ BASE_UNITS: dict[str, str] = {
     "percentage_points": "pp",
     "temperature_c": "°C",
     "flow_l_per_min": "L/min",
+    "concentration_ug_per_m3": "μg/m3",
     "size_mb": "MB",
     "data_rate_bps": "bit/s",
     "length_m": "m",

@@ -71,3 +71,20 @@ def test_a_long_text_with_one_accent_remembers_one_cluster() -> None:
     assert norm.original_span(100_001, 100_003) == (100_002, 100_004)
     assert norm._clusters is not None
     assert [len(part) for part in norm._clusters] == [1, 1, 1, 1]
+
+
+def test_a_character_reference_reads_as_its_character_and_maps_back_whole() -> None:
+    text = "Child &pound;7.00, 21&deg;C, A &amp; B, &#8364;5, &lt;b&gt; &bogus;"
+    norm = normalize(text)
+    assert norm.text == "Child £7.00, 21°C, A & B, €5, &lt;b&gt; &bogus;"
+    pound = norm.text.index("£")
+    assert norm.original_span(pound, pound + 5) == (6, 17)  # "&pound;7.00" as written
+    euro = norm.text.index("€")
+    assert text[slice(*norm.original_span(euro, euro + 2))] == "&#8364;5"
+
+
+def test_an_ascii_text_without_references_is_kept_as_it_is() -> None:
+    text = "Fish & chips for 2 at 7 pm"
+    norm = normalize(text)
+    assert norm.text == text
+    assert norm._clusters is None

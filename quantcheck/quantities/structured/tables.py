@@ -28,6 +28,9 @@ from quantcheck.quantities.structured.statements import (
 # A number as a table writes it: "1,234", "-5.2", "(1,234)", "$12.50", "25%".
 _NUMERIC = re.compile(r"[(+\-−]?[$€£¥₹]?[ ]?\d[\d,]*+(?:\.\d++)?[ ]?%?\)?")
 _ALPHANUMERIC = re.compile(r"\w")
+# A code: one token with a digit in it ("AQ-03", "TOM-112"), which names a row less
+# plainly than a name beside it does.
+_CODE = re.compile(r"\S*\d\S*")
 # A tag, to read the text of an HTML line; it cannot run past the next "<".
 _TAG = re.compile(r"<[^<>]*+>")
 _WORDS = re.compile(r"[^\W\d_]+|%")
@@ -75,10 +78,12 @@ def table_cells(
         record = next(records)
         # The row's label is its first field of words, else its first that is not a
         # number: a row keyed by a date and a city ("2024-01-14,Oslo,...") is Oslo's, one
-        # of a name and a manager ("Alice Chen,Bob Park,95000") Alice Chen's.
+        # of a name and a manager ("Alice Chen,Bob Park,95000") Alice Chen's, one of a
+        # code and a name ("AQ-03,Harbour Road,...") Harbour Road's, as answers name it.
         texts = [f.text for f in fields if not is_number(f.text) and _ALPHANUMERIC.search(f.text)]
-        lettered = (text for text in texts if any(c.isalpha() for c in text))
-        label = next(lettered, texts[0] if texts else None)
+        lettered = [text for text in texts if any(c.isalpha() for c in text)]
+        named = (text for text in lettered if not _CODE.fullmatch(text))
+        label = next(named, lettered[0] if lettered else texts[0] if texts else None)
         kind = _label_kind(label)
         # A statement table may state a row's unit in its label, as a header does a
         # column's: "Average length of stay (days)", "Revenue ($M)".
