@@ -1,5 +1,8 @@
 """Unicode normalization that keeps a way back to the original character offsets.
 
+HTML character references ("&pound;") are read here too, as the character they name:
+like an NFKC compatibility form, they are another way of writing one character.
+
 Extraction runs on NFKC text (℃ becomes °C, full-width digits become ASCII, no-break
 spaces become spaces) but spans must point into the text the user wrote. Normalizing
 cluster by cluster (a base character with its combining marks) lets each normalized
@@ -161,7 +164,7 @@ def _decoded(entity: str) -> str | None:
     """The normalized character an entity stands for; None for one that names no single
     character, and for "&lt;" and "&gt;", which would make text look like markup."""
     character = html.unescape(entity)
-    if len(character) != 1 or character in "<>" or character == entity:
+    if len(character) != 1 or character in "<>":
         return None
     return unicodedata.normalize("NFKC", character)
 
