@@ -33,8 +33,10 @@ def generated(tag: str, count: int) -> Iterator[Document]:
         yield Document(f"D{index:06d}", generated_text(tag, index), topic=f"topic {index % 10}")
 
 
-def load(url: str, kb_version: str, tag: str, count: int) -> None:
-    """Load a generated version."""
+def load(url: str, kb_version: str, tag: str, count: int, ready: Barrier | None = None) -> None:
+    """Load a generated version; with ``ready``, open the store once every loader waits."""
+    if ready is not None:
+        ready.wait(60)
     with open_store(url) as store:
         store.load_version(kb_version, generated(tag, count))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,42 @@ def test_wal_mode(tmp_path: Path) -> None:
     open_store(f"sqlite:///{tmp_path / 'w.db'}").close()
     with sqlite3.connect(tmp_path / "w.db") as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def _writing_to_a_new_file(path: Path) -> sqlite3.Connection:
+    """A connection holding a write transaction on a file still in rollback-journal mode."""
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("CREATE TABLE other (x)")
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("INSERT INTO other VALUES (1)")
+    return writer
+
+
+def test_opening_waits_for_a_writer_before_switching_to_wal(tmp_path: Path) -> None:
+    # SQLite refuses the switch at once, without its busy handler, while another
+    # connection writes: the store must wait for the writer as it does for any lock.
+    path = tmp_path / "busy.db"
+    writer = _writing_to_a_new_file(path)
+    release = threading.Timer(0.3, writer.execute, ("COMMIT",))
+    release.start()
+    try:
+        SqliteStore(path, busy_timeout_s=30).close()
+        assert writer.execute("SELECT count(*) FROM other").fetchone() == (1,)
+    finally:
+        release.join()
+        writer.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_a_writer_held_past_the_busy_timeout_makes_opening_unavailable(tmp_path: Path) -> None:
+    path = tmp_path / "held.db"
+    writer = _writing_to_a_new_file(path)
+    try:
+        with pytest.raises(StoreUnavailableError, match="locked"):
+            SqliteStore(path, busy_timeout_s=0.2)
+    finally:
+        writer.close()
 
 
 def test_missing_directory_is_a_usage_error(tmp_path: Path) -> None:

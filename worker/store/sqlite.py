@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -108,7 +109,7 @@ class SqliteStore(DocumentStore):
             raise UsageError(f"cannot open {self._where}: {exc}") from None
         try:
             with self._translated():
-                conn.execute("PRAGMA journal_mode = WAL")
+                self._enter_wal(conn)
                 # In WAL mode NORMAL never corrupts; a power cut may lose the last commits.
                 conn.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.DatabaseError as exc:
@@ -118,6 +119,24 @@ class SqliteStore(DocumentStore):
             conn.close()
             raise
         return conn
+
+    def _enter_wal(self, conn: sqlite3.Connection) -> None:
+        # Switching a new file to WAL needs an exclusive lock, and SQLite answers BUSY at
+        # once rather than calling the busy handler when processes open it together (the
+        # wait could deadlock). So the switch is retried until the busy timeout runs out.
+        deadline = time.monotonic() + self._busy_timeout_s
+        pause = 0.001
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                code = getattr(exc, "sqlite_errorcode", None)
+                busy = code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+                if not busy or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
 
     @contextmanager
     def _translated(self) -> Iterator[None]:
