@@ -39,9 +39,10 @@ from quantcheck.quantities.phrases import (
 Anchors = frozenset[str]
 
 # How much of a document's start is read for its title and caption, and the lines of it
-# that are markup or keys rather than words about the data.
+# that are markup, keys or the columns of a table aligned by spaces rather than words
+# about the data.
 _TOPIC_REACH = 400
-_NOT_TOPIC = re.compile(r"[|<\t{\[]|:\s*$")
+_NOT_TOPIC = re.compile(r"[|<\t{\[]|:\s*$|\S  +\S")
 # How far a window reaches on each side of a value: a clause rarely says what a number is
 # of from further away, and the bound keeps the cost per value constant.
 _REACH = 160

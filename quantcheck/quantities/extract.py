@@ -329,6 +329,14 @@ class _Reader:
             return False
         return self._period(m, value)
 
+    def _year_span(self, m: re.Match[str]) -> bool:
+        if not _next_year_span(self.scan, m.start()):
+            return False  # "2023/05" may be a month; "2020/25" is no fiscal year
+        first = m["ys_y"]
+        context = read_context(self.scan, m.start(), allow_bound=False)
+        self._add(Fact(dates.YEAR, Relation.RANGE, first, str(int(first) + 1)), context, m.end())
+        return True
+
     def _fiscal_year(self, m: re.Match[str]) -> bool:
         return self._period(m, dates.year(dates.full_year(m["fy_y"])))
 
@@ -565,6 +573,8 @@ class _Reader:
             return False  # "Li-Ion 3340 mAh": the number measures, the name describes
         if self._score_after_name(m):
             return False  # "defeat Arsenal 5–4": a team's name before a score
+        if _next_year_span(self.scan, m.start("idn_n")):
+            return False  # "Charges 2025/26": a name before its fiscal year
         return self._identifier(m, identifiers.canonical(m["idn"], m["idn_n"]))
 
     def _score_after_name(self, m: re.Match[str]) -> bool:
@@ -1301,6 +1311,7 @@ _READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
     **_IDENTIFIER_READERS,
     "a_marker": _Reader._marker,
     "a_source": _Reader._source_reference,
+    "a_year_span": _Reader._year_span,
     "a_date": _Reader._date,
     "a_numeric_date": _Reader._numeric_date,
     "a_month": _Reader._month,
@@ -1342,6 +1353,15 @@ def _is_year_like(written: str) -> bool:
 def _is_year_before(written: str, scale: Decimal, next_value: Decimal) -> bool:
     """A range is written low to high: a year-like first number above the second is a year."""
     return scale == 1 and _is_year_like(written) and next_value < int(written) <= 2100
+
+
+def _next_year_span(scan: str, start: int) -> bool:
+    """Whether a year and the next are written at ``start`` ("2025/26")."""
+    span = _YEAR_SPAN.match(scan, start)
+    return span is not None and (int(span["ys_y"]) + 1) % 100 == int(span["ys_yy"])
+
+
+_YEAR_SPAN = re.compile(patterns.YEAR_SPAN)
 
 
 def _year_continued(first: str, second: str) -> str | None:

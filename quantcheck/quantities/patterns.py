@@ -296,6 +296,11 @@ PERIOD_ALTERNATIVES = (
     r"[-\s]++(?i:century|centuries)\b",
 )
 
+# A year and the next written with its last two digits after a slash, as fiscal years and
+# seasons are ("2023/24", "1998/99"): read as the span "2023-24" is. Which pairs are a year
+# and its next is checked by the reader.
+YEAR_SPAN = r"(?<![\w.\-/])(?P<ys_y>(?:1[89]|20)\d\d)/(?P<ys_yy>\d\d)(?![\w\-/]|[.,]\d)"
+
 _AMPM = r"(?:[ap]\.?\s?m\.|[ap]m|[AP]\.?\s?M\.|[AP]M)(?![A-Za-z])"
 # A change's first value is spanned with its "from" ("up from 200 MB", "from 40.2").
 FROM_VALUE = re.compile(r"(?i:from)\s+")
@@ -489,6 +494,7 @@ def _master() -> re.Pattern[str]:
     # a named group, so a match's ``lastgroup`` says which one matched.
     alternatives = [
         ("a_source", rf"{_first_chars(phrases.SOURCE_WORDS, fold=True)}{SOURCE_REFERENCE}"),
+        ("a_year_span", rf"(?=[12]){YEAR_SPAN}"),
         ("a_date", rf"(?=\d)(?:{iso}|{dmy}|{year_month})"),
         ("a_numeric_date", rf"(?=\d){numeric}"),
         ("a_month", rf"{_first_chars(phrases.MONTHS, fold=True)}(?:{mdy}|{month_year})"),

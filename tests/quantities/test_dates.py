@@ -103,3 +103,18 @@ def test_two_digit_years_and_days_in_doubt_are_not_dates() -> None:
 def test_digit_dates_whose_order_is_plain_are_dates() -> None:
     found = extract("Due 30/09/2026, 9/30/2026, 30-09-2026 or 30.9.2026.").mentions
     assert [m.fact.label() for m in found] == ["date=2026-09-30"] * 4
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ("Grants in 2023/24 were higher.", ["year=2023..2024"]),
+        ("The 1999/00 season ended early.", ["year=1999..2000"]),
+        ("The 2023-24 season ended early.", ["year=2023..2024"]),
+        # Not a year and the next: a month, or no fiscal year at all.
+        ("See the 2023/05 report.", ["number=2023", "number=5"]),
+        ("Targets for 2020/25 were set.", ["number=2020", "number=25"]),
+    ],
+)
+def test_a_year_and_the_next_after_a_slash_is_a_span_of_years(text: str, labels: list[str]) -> None:
+    assert [m.fact.label() for m in extract(text).mentions] == labels

@@ -385,6 +385,79 @@ def test_prose_with_commas_stays_prose(text: str) -> None:
     assert structured.read(text).cells == ()
 
 
+# --- tables aligned by spaces -------------------------------------------------------------------
+
+ACCOUNTS = (
+    "ALDER VALLEY ARTS TRUST\n"
+    "STATEMENT OF FINANCIAL ACTIVITIES FOR THE YEAR ENDED 31 MARCH 2025\n"
+    "\n"
+    "                              Unrestricted   Restricted   Total 2025   Total 2024\n"
+    "                                         £            £            £            £\n"
+    "INCOME\n"
+    "Donations                          212,400       18,000      230,400      198,750\n"
+    "Grants                              40,000      310,500      350,500      288,100\n"
+    "\n"
+    "EXPENDITURE\n"
+    "  Exhibitions                      150,250      201,300      351,550      330,900\n"
+    "\n"
+    "The trustees approved the accounts on 14 July 2025.\n"
+)
+
+
+def test_an_aligned_statement_is_read_cell_by_cell_with_its_units_line() -> None:
+    layout = structured.read(ACCOUNTS)
+    assert_well_formed(ACCOUNTS, layout)
+    cells = by_text(ACCOUNTS, layout)
+    grants = cells["350,500"]
+    assert (grants.row, grants.column, grants.unit) == ("Grants", "Total 2025 (£)", "£")
+    assert cells["40,000"].record == grants.record != cells["230,400"].record
+    # A heading and a row after a blank line stay in the table.
+    assert cells["201,300"].column == "Restricted (£)"
+    assert cells["201,300"].row == "Exhibitions"
+    prose = prose_of(ACCOUNTS, layout)
+    assert "INCOME" in prose
+    assert "EXPENDITURE" in prose
+    assert prose[-1].strip() == "The trustees approved the accounts on 14 July 2025."
+
+
+def test_an_aligned_table_with_a_rule_and_a_label_column() -> None:
+    text = (
+        "Results after stage 4\n"
+        "\n"
+        "Pos  Rider            Team            Time\n"
+        "---  ---------------  --------------  -----------\n"
+        "1    Ana Lucero       Sierra Norte    11h 02' 14\"\n"
+        "2    Kai Brandt       Nordlicht       11h 02' 50\"\n"
+        "\n"
+        "Next: stage 5, 181 km.\n"
+    )
+    layout = structured.read(text)
+    assert_well_formed(text, layout)
+    cells = by_text(text, layout)
+    assert cells["11h 02' 50\""].row == "Kai Brandt"
+    assert cells["11h 02' 50\""].column == "Time"
+    assert cells["Nordlicht"].record == cells["2"].record
+    assert prose_of(text, layout)[-1].strip() == "Next: stage 5, 181 km."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A log: its first fields are times, no column's name.
+        "[2024-05-18T09:41:00Z] COUNTDOWN    T-0. Liftoff\n"
+        "[2024-05-18T09:43:38Z] EVENT        Stage 1 MECO at T+158 s\n"
+        "[2024-05-18T09:44:25Z] EVENT        Fairing separation at 118 km\n",
+        # Keys and values two spaces apart.
+        "Pick-up:  Munich Airport, 17.08.2024, 10:15\nReturn:   Munich Airport, 24.08.2024\n",
+        # One row only, and sentences two spaces apart.
+        "Item  Price\nTea  2.50\n",
+        "The fee is 25 pounds.  It rises in 2026.\nA second line  of 3 words.\n",
+    ],
+)
+def test_text_aligned_by_spaces_that_is_no_table_stays_prose(text: str) -> None:
+    assert structured.read(text).cells == ()
+
+
 # --- markdown tables ---------------------------------------------------------------------------
 
 REPORT = (
@@ -574,6 +647,9 @@ def test_regions_of_different_formats_in_one_document() -> None:
         ("Cost ($000s)", Statement(Decimal(1000), "$")),
         ("Amount (in thousands)", Statement(Decimal(1000), None)),
         ("Price (USD)", Statement(Decimal(1), "USD")),
+        ("Standing charge (GBP/year)", Statement(Decimal(1), "GBP")),
+        ("Total GBP/yr", Statement(Decimal(1), "GBP")),
+        ("Price USD", Statement(Decimal(1), "USD")),
         ("thousands of tonnes", Statement(Decimal(1000), "tonnes")),
         ("Length (m)", None),
         ("Population (M)", None),
@@ -596,7 +672,7 @@ PIECES = [
     "None", "null", " ", "\n", "\t", "|", "---", "|---|", "#", "# unit: years\n", "key: value\n",
     "- name: x\n", "<table>", "</table>", "<tr>", "<td>", "<th>", "</td>", "&amp;", "<", ">",
     "date,value\n", "2020-01-01,5\n", "a,b\n", "(in thousands)", "units", "'units': {'t': 'C'}",
-    "'name': 'A', 'value': 3", "°C", "$M",
+    "'name': 'A', 'value': 3", "°C", "$M", "ab  cd\n", "12  34\n", "---  ---\n", "  £  £\n",
 ]  # fmt: skip
 
 texts = st.one_of(
@@ -670,6 +746,9 @@ HOSTILE = {
     "table-tags": "<table><tr><td>",
     "colons": ": ",
     "comment-lines": "# a: b\n",
+    "aligned-headers": "ab  cd\n",
+    "aligned-tables": "ab  cd\n12  34\n56  78\n\n",
+    "aligned-fields": "a  ",
 }
 
 

@@ -8,6 +8,8 @@ facts. What is read:
 - a whole document that is one JSON document or Python literal (:mod:`.literals`);
 - HTML tables (:mod:`.html_tables`) and markdown tables (:mod:`.markdown`) anywhere;
 - a CSV or TSV table at the start, after ``#`` metadata lines (:mod:`.delimited`);
+- tables whose columns are aligned by spaces, as text reports and PDF extractions lay
+  them out (:mod:`.fixed_width`);
 - ``key: value`` lists (:mod:`.keyvalue`);
 - everything else is prose, returned as spans.
 

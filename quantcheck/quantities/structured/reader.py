@@ -7,6 +7,7 @@ import re
 
 from quantcheck.quantities.structured import (
     delimited,
+    fixed_width,
     html_tables,
     keyvalue,
     literals,
@@ -18,6 +19,7 @@ from quantcheck.quantities.structured.lines import Lines
 # Larger documents are read as prose: data of that size is not checked cell by cell.
 MAX_CHARACTERS = 2_000_000
 _NOT_SPACE = re.compile(r"\S")
+_GAP = re.compile(r"  +")
 # What ends a cell of each reader: a field separator, a line end, the close of a JSON or
 # Python container, an HTML tag.
 _CELL_ENDS = (",", "\t", ";", "|", "\n", "]", "}", ")", "<")
@@ -28,9 +30,9 @@ def read(text: str) -> Layout:
 
     A document that is one JSON or Python literal is read whole; otherwise HTML tables,
     a literal on lines of its own after a title or note, a CSV or TSV table at the start,
-    markdown tables and key: value lists are found in that order, each among the lines
-    the ones before left free. A document without a single cell is all prose. Never
-    raises.
+    markdown tables, tables aligned by spaces and key: value lists are found in that
+    order, each among the lines the ones before left free. A document without a single
+    cell is all prose. Never raises.
     """
     everything = Layout((), ((0, len(text)),))
     if len(text) > MAX_CHARACTERS:
@@ -54,6 +56,9 @@ def read(text: str) -> Layout:
     found = markdown.find(lines, records)
     regions += found
     lines.take((r.start, r.end) for r in found)
+    found = fixed_width.find(lines, records)
+    regions += found
+    lines.take((r.start, r.end) for r in found)
     regions += keyvalue.find(lines, records)
     # A document without a single value (an empty table) is read as prose.
     if not any(region.cells for region in regions):
@@ -68,7 +73,9 @@ def most_cells(text: str) -> int:
     a document with few of those cannot hold many cells, whatever its length."""
     if len(text) > MAX_CHARACTERS:
         return 0
-    return 1 + sum(text.count(end) for end in _CELL_ENDS)
+    # Columns aligned by spaces end a cell at a gap of two spaces or more.
+    gaps = sum(1 for _ in _GAP.finditer(text))
+    return 1 + gaps + sum(text.count(end) for end in _CELL_ENDS)
 
 
 def _prose(text: str, regions: list[Region]) -> tuple[Span, ...]:

@@ -35,6 +35,10 @@ _IN_SCALE = re.compile(
 # A bracketed part of a header or caption: "($M)", "(000s)", "[USD millions]".
 _MAX_COMPACT = 40
 # The brackets may also hold a note beside the statement, a semicolon apart.
+_PER_PERIOD = re.compile(
+    rf"(?P<currency>{_CURRENCY})\s*/\s*(?i:year|yr|annum|month|mo|week|wk|day|hour|hr)\b"
+)
+_TRAILING_CURRENCY = re.compile(rf"[A-Za-z]\s+(?P<currency>{_CURRENCY})\s*$")
 _BRACKETED = re.compile(rf"[(\[]([^()\[\]]{{1,{2 * _MAX_COMPACT}}})[)\]]")
 _PIECE = re.compile(
     rf"(?P<currency>{_CURRENCY})|(?P<thousands>'?000'?s?)|(?P<word>[A-Za-z]+)|(?P<filler>,)|\S"
@@ -67,6 +71,8 @@ def stated(text: str) -> Statement | None:
     repeat from table to table, so each is read once."""
     if len(text) > MAX_CAPTION:
         return None
+    # "GBP/year", "$/hr": an amount per period is an amount in that currency.
+    text = _PER_PERIOD.sub(r"\g<currency>", text)
     for bracketed in _BRACKETED.finditer(text):
         # "(unaudited; $ millions except per-share data)": a statement may share its
         # brackets with a note, a semicolon apart.
@@ -81,7 +87,9 @@ def stated(text: str) -> Statement | None:
         # a bare unit word ("Year", "hours") is a key, read as such by evidence.
         found = _compact(text) if len(text) <= _MAX_COMPACT else None
         if found is None or (found.scale == 1 and found.unit not in units.CURRENCY_PREFIXES):
-            return None
+            # A header of words that ends in its currency: "Total GBP", "Price USD".
+            last = _TRAILING_CURRENCY.search(text)
+            return None if last is None else Statement(unit=last["currency"])
         return found
     unit = match["currency"] or _unit_after_of(match["unit"]) or _unit_before(match["before"])
     return Statement(_scale_word(match["scale"]), unit)
