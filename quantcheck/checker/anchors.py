@@ -303,12 +303,55 @@ def _listed(text: str, one: Mention, two: Mention, *, data: bool) -> bool:
 
 def claim_anchors(text: str, mention: Mention, mentions: Sequence[Mention]) -> Anchors:
     """The anchors of a claim's value among the claim's other values."""
+    modified = _modified_noun(text, mention)
+    if modified is not None:
+        return modified
     values = Values.of(text, mentions)
     same = [m for m in values.everything if m.fact.category == mention.fact.category]
     at = next((n for n, m in enumerate(same) if m is mention), None)
     if at is None:
         return window(values, (mention,), 0, data=False)
     return window(values, same, at, data=False)
+
+
+def _modified_noun(text: str, mention: Mention) -> Anchors | None:
+    """The words of the noun a claimed value modifies, between a determiner and that noun
+    ("a 45 g serving", "the 25 mg group", "a 20-kilogram dog"): the value is said of the
+    noun, not of the clause around it, whose words speak of the clause's own value ("the
+    25 mg group reported nausea in 14%"). None where the value is no such modifier."""
+    category = mention.fact.category
+    if category.startswith(COUNT_PREFIX) or category in PERIOD_CATEGORIES:
+        return None  # a count's noun is what it counts, and already its anchor
+    before = _tokens(text, max(0, mention.span.start - _LEAD_REACH), mention.span.start)
+    if not before or before[-1].casefold() not in _DETERMINERS:
+        return None
+    # After a verb the phrase is what the clause says of its subject ("the ultrawide camera
+    # uses a 50-megapixel sensor"): the clause's words are the value's. Opening the claim
+    # or a clause, or after a preposition, it only qualifies.
+    if len(before) > 1 and before[-2] != _COMMA and before[-2].casefold() not in _PREPOSITIONS:
+        return None
+    after = _NEXT_WORDS.match(text, mention.span.end)
+    nouns: list[str] = []
+    for word in (after[0] if after else "").split()[:_MODIFIED_WORDS]:
+        if "NOUN" not in lemmas.lemmas(word.casefold()):
+            break
+        nouns.append(word)
+    if not nouns:
+        return None
+    return frozenset(anchor for word in nouns for anchor in anchor_words(word))
+
+
+# The words before a value that make it modify the noun after it, and how many nouns
+# after it (a compound: "cabin bag") are that noun.
+_DETERMINERS = frozenset({"a", "an", "the", "each", "every", "this", "that"})
+_PREPOSITIONS = frozenset(
+    {"on", "in", "of", "for", "with", "at", "from", "to", "into", "by", "under", "over",
+     "within", "after", "before", "among", "between", "like"}
+)  # fmt: skip
+# How far back the determiner and the word before it are looked for.
+_LEAD_REACH = 24
+_MODIFIED_WORDS = 2
+_NEXT_WORDS = re.compile(r"(?:[ \-]?[A-Za-z]+(?=[\s,.;:!?)]|$))*")
 
 
 def text_words(text: str) -> Anchors:

@@ -139,6 +139,10 @@ def find_support(
             claimed, unread = _claim_anchors(claim, wording, companions), False
         if claimed is None:
             return None
+        if _per_amount(wording, claim) and _per_amount(index.text, mention):
+            # "14.5 g of sugars per 100 g" against "Per 100 g": the amount everything is
+            # stated per, said of no one thing.
+            return None
         if not (dated and mention.key is None):
             return _binding(claim, mention, index, claimed, companions)
         # A date of prose is another event's only where the words that set it apart name
@@ -489,6 +493,18 @@ def _period_beside(claim: Mention, candidate: Mention, index: EvidenceIndex) -> 
         and other.fact.category == candidate.fact.category
         for other in index.groups.get(("record", candidate.record), ())
     )
+
+
+def _per_amount(text: str, mention: Mention) -> bool:
+    """Whether a value is the amount something is stated per ("per 100 g")."""
+    return (
+        _PER_BEFORE.search(text, max(0, mention.span.start - _PER_REACH), mention.span.start)
+        is not None
+    )
+
+
+_PER_BEFORE = re.compile(r"\b(?i:per)\s+$")
+_PER_REACH = 8
 
 
 def _row_named_instead(
