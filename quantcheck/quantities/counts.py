@@ -15,7 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from quantcheck.quantities.lemmas import lemmas, same_plural
-from quantcheck.quantities.phrases import COMPARED_WORDS, FUNCTION_WORDS, YEARLY_NOUNS
+from quantcheck.quantities.phrases import (
+    COMPARED_WORDS,
+    FUNCTION_WORDS,
+    NOUN_ABBREVIATIONS,
+    YEARLY_NOUNS,
+)
 
 # How many words after the number the head noun may sit: enough for "3,400 full-time
 # hourly warehouse employees", short enough not to wander into the next phrase.
@@ -85,6 +90,9 @@ def _classify(word: str) -> _Word:
     folded = word.casefold().strip("'’-")
     if not folded or folded in FUNCTION_WORDS:
         return _Word("stop")
+    spelled = NOUN_ABBREVIATIONS.get(folded)
+    if spelled is not None:
+        return _Word("noun", spelled, True, False)  # "64 pts": of any number
     readings = lemmas(folded)
     nouns = readings.get("NOUN")
     # A word that may be an adjective modifies the noun after it ("10m long", "3 light

@@ -14,6 +14,7 @@ import itertools
 import re
 from dataclasses import replace
 from decimal import Decimal, localcontext
+from functools import lru_cache
 
 from quantcheck.quantities import (
     counts,
@@ -160,10 +161,12 @@ def _read_cells(
                 converted = tuple(_in_unit(m, unit) for m in found.mentions)
                 found = replace(found, mentions=kept + converted)
         key = _key_path(cell)
+        per = _per_measure_of(cell.key)
         moved = [
             _scaled(
                 replace(
                     m,
+                    fact=_per(m.fact, per),
                     span=_shifted(m.span, cell.start),
                     period=None,
                     key=key,
@@ -198,6 +201,29 @@ def _read_cells(
     if scope is Scope.UNITS:
         mentions = [m for m in mentions if in_units_scope(m.fact.category)]
     return Extraction(tuple(mentions), tuple(sorted(flags)))
+
+
+@lru_cache(maxsize=4096)
+def _per_measure_of(key: str) -> str | None:
+    """The measure a key states its values per ("Rate/ha", "Dose per kg"): a cell of
+    "1.0 L" under it is the rate "1 L per hectare", as the claim "1 L/ha" is."""
+    per = _KEY_PER.search(key)
+    unit = None if per is None else units.lookup(per[1])
+    if unit is None or not unit.category.startswith(_MEASURES):
+        return None
+    return unit.name
+
+
+def _per(fact: Fact, measure: str | None) -> Fact:
+    """An amount of matter as the rate per ``measure``, when a key states one."""
+    category = fact.category
+    if measure is None or "/" in category or not category.startswith(_MEASURES):
+        return fact
+    return replace(fact, category=f"{category}/{measure}")
+
+
+_KEY_PER = re.compile(r"(?:/|\bper\s+)([A-Za-z]+)\s*$")
+_MEASURES = ("mass_", "length_", "area_", "volume_")
 
 
 _COUNTED_KEY = re.compile(r"(?=\w*[A-Z])[A-Za-z]+s|[A-Z]{3,}")

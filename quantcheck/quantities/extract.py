@@ -69,6 +69,7 @@ from quantcheck.quantities.phrases import (
     HALF_OF_PARTS,
     HEAT_CUE,
     MULTIPLE_WORDS,
+    NOUN_ABBREVIATIONS,
     NUMBER_IDIOMS,
     PLURAL_QUANTIFIERS,
     RACE_TIME_WORDS,
@@ -108,6 +109,10 @@ _UNIT_PER_TIME = re.compile(
     r"[ \t]?(?P<unit>[A-Za-zµ]{1,5})"
     r"(?=/(?i:second|sec|s|minute|min|hour|hr|h|day|week|month|year|yr)(?![\w/]))"
 )
+# A unit's symbol glued to a measure by a slash: "t/ha", "kg/m3" (see _per_measure).
+# The measure is one word of letters and ends the unit: "mg/kg/day" and "kg/m3" stay
+# units as written.
+_UNIT_PER_MEASURE = re.compile(r"[ \t]?(?P<unit>[A-Za-zµ]{1,5})(?=/[A-Za-z]++(?![\w/²³]))")
 _SCALED = re.compile(r"\d[\d.,]*(?i:thousand|million|billion|trillion)")
 # A glued "x" before a capitalized name or a number: a count of items ("2x Intel Xeon").
 _COUNT_MARK = re.compile(r"[x×][ \t]++(?:\d|(?P<name>[A-Z][\w+\-]*+))")
@@ -571,6 +576,9 @@ class _Reader:
             return False
         if written_units.written_unit(self.scan, m.end()) is not None:
             return False  # "Li-Ion 3340 mAh": the number measures, the name describes
+        abbreviated = _NEXT_WORD.match(self.scan, m.end())
+        if abbreviated is not None and abbreviated[1].casefold() in NOUN_ABBREVIATIONS:
+            return False  # "Vandenberghe 64 pts", as "3340 mAh"
         if self._score_after_name(m):
             return False  # "defeat Arsenal 5–4": a team's name before a score
         if _next_year_span(self.scan, m.start("idn_n")):
@@ -667,12 +675,13 @@ class _Reader:
             self._period(m, dates.year(m["q_num1"]), end=m.end("q_num1"))
             self._single(m.start("q_num2"), m.end(), second, scale2, unit2, allow_bound=False)
             return True
+        shared = unit1 is None
         if unit1 is None:
             unit1 = unit2
         if unit1.category != unit2.category or self._is_change(m, "q_num1"):
             # "5 MB to 10 seconds", "grew from 10 GB to 20 GB": two values.
             end1 = m.end("q_has_unit1") if m["q_has_unit1"] is not None else m.end("q_num1")
-            self._single(start, end1, first, scale1, unit1)
+            self._single(start, end1, first, scale1, unit1, rated_at=m.end() if shared else None)
             self._single(m.start("q_num2"), m.end(), second, scale2, unit2, allow_bound=False)
             return True
         self._range(start, m.end(), (first, scale1, unit1), (second, scale2, unit2))
@@ -757,6 +766,14 @@ class _Reader:
             # kWh per year" is (see _single), not a unit "kwh/year" of its own.
             self._single(start, rate.end(), number, scale, listed, tail=tail)
             return
+        ratio = _UNIT_PER_MEASURE.match(self.scan, end)
+        listed = None if ratio is None else units.lookup(ratio["unit"])
+        if ratio is not None and listed is not None and _is_amount_of_matter(listed.category):
+            # "8.1 t/ha": a listed unit per a measure, the rate "8.1 tonnes per hectare" is.
+            rated = self._rated(listed.category, ratio.end())
+            if rated[0] != listed.category:
+                self._single(start, ratio.end(), number, scale, listed, tail=tail)
+                return
         written_unit = written_units.written_unit(self.scan, end)
         if written_unit is not None:
             # "8MP", "196 ppi": a unit no table lists, compared as written.
@@ -906,6 +923,7 @@ class _Reader:
         *,
         tail: Relation | None = None,
         allow_bound: bool = True,
+        rated_at: int | None = None,
     ) -> None:
         context = read_context(self.scan, start, allow_bound=allow_bound)
         base, exact = units.to_base(number.value, scale, unit)
@@ -917,28 +935,35 @@ class _Reader:
             # "two or more particles", "at least one dose": "several", "some".
             self._put_aside(context.start, end, "quantifier")
             return
-        category = unit.category
-        per = _PER_TIME.match(self.scan, end) if _is_amount_of_matter(category) else None
-        if per is not None:
-            # "1.06 mm per hour" is a rate, not the amount "1.06 mm" (of three hours, say).
-            category = f"{category}/{units.lookup(per.group(1)).name}"  # type: ignore[union-attr]
-            end = per.end()
-        elif _is_amount_of_matter(category) and (every := _RATE_ADVERB.match(self.scan, end)):
-            # "3 g daily": the same rate as "3 g a day", said by an adverb.
-            category = f"{category}/{RATE_ADVERBS[every.group(1).casefold()]}"
-            end = every.end()
-        elif (_is_amount_of_matter(category) or category.startswith(MONEY_PREFIX)) and (
-            measure := _per_measure(self.scan, end)
-        ):
-            # "5 mg per kg", "$1,500 per square foot": an amount per a measure of matter is
-            # its own kind, so "5 mg per lb" is no reading of it.
-            category, end = f"{category}/{measure[0]}", measure[1]
+        if rated_at is None:
+            category, end = self._rated(unit.category, end)
+        else:
+            # The first value of "from 8.1 to 7.4 tonnes per hectare" is the same rate.
+            category = self._rated(unit.category, rated_at)[0]
         if category == "multiple" and _counts_occasions(self.scan, start, end):
             # "won Wimbledon seven times", "lost only four times.": how often something
             # happened, a count, not the ratio of two amounts.
             category = NUMBER
         fact = Fact(category, relation, base)
         self._add(fact, context, end, exact=exact, literal=literal)
+
+    def _rated(self, category: str, end: int) -> tuple[str, int]:
+        """The category of an amount of ``category`` whose unit ends at ``end``, as a rate
+        when a period or a measure follows, and where its phrase then ends."""
+        per = _PER_TIME.match(self.scan, end) if _is_amount_of_matter(category) else None
+        if per is not None:
+            # "1.06 mm per hour" is a rate, not the amount "1.06 mm" (of three hours, say).
+            return f"{category}/{units.lookup(per.group(1)).name}", per.end()  # type: ignore[union-attr]
+        if _is_amount_of_matter(category) and (every := _RATE_ADVERB.match(self.scan, end)):
+            # "3 g daily": the same rate as "3 g a day", said by an adverb.
+            return f"{category}/{RATE_ADVERBS[every.group(1).casefold()]}", every.end()
+        if (_is_amount_of_matter(category) or category.startswith(MONEY_PREFIX)) and (
+            measure := _per_measure(self.scan, end)
+        ):
+            # "5 mg per kg", "$1,500 per square foot": an amount per a measure of matter is
+            # its own kind, so "5 mg per lb" is no reading of it.
+            return f"{category}/{measure[0]}", measure[1]
+        return category, end
 
     def _range(self, start: int, end: int, first: _Written, second: _Written) -> None:
         """One interval from two written values, each a number, its scale and its unit."""
@@ -948,7 +973,9 @@ class _Reader:
         if low > high:
             low, high = high, low
         context = read_context(self.scan, start, allow_bound=False)
-        fact = Fact(unit1.category, Relation.RANGE, low, high)
+        # "between 6 and 8 tonnes per hectare": a range of the rate.
+        category, end = self._rated(unit1.category, end)
+        fact = Fact(category, Relation.RANGE, low, high)
         estimate = estimate_before(self.scan, start)
         self._add(fact, context, end, exact=low_exact and high_exact, estimate=estimate)
 

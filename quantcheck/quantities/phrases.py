@@ -761,6 +761,14 @@ ANCHOR_SYNONYMS: dict[str, str] = {
     "loss": "lose",
 }
 
+# Abbreviations written after a number for the noun they stand for: "64 pts" counts
+# points as "64 points" does, "97.6 deg" is an angle as "97.6 degrees" is.
+NOUN_ABBREVIATIONS: dict[str, str] = {
+    "pts": "point",
+    "deg": "degree",
+    "degs": "degree",
+}
+
 # Column headers of one or a few letters that stand for a word, as a league table's
 # "W", "D", "L": what a claim says of the value ("lost five matches") names the column.
 COLUMN_ABBREVIATIONS: dict[str, str] = {

@@ -190,7 +190,8 @@ UNITS: tuple[Unit, ...] = (
     _u("milligram", "mass_kg", "0.000001", aliases=("mg", "milligrams", "milligram")),
     _u("gram", "mass_kg", "0.001", aliases=("grams", "gram"), exact=("g",)),
     _u("kilogram", "mass_kg", aliases=("kg", "kilograms", "kilogram")),
-    _u("tonne", "mass_kg", 1000, aliases=("tonnes", "tonne", "metric tons", "metric ton")),
+    _u("tonne", "mass_kg", 1000, aliases=("tonnes", "tonne", "metric tons", "metric ton"),
+       exact=("t",)),
     # "kt" is left out: aviation writes knots that way as often as emissions kilotonnes
     _u("kilotonne", "mass_kg", 1000000, aliases=("kilotonnes", "kilotonne")),
     # "MMT": million metric tons, as emissions inventories write them.

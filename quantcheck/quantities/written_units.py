@@ -23,6 +23,7 @@ from quantcheck.quantities.phrases import (
     CLOCK_MARKERS,
     FUNCTION_WORDS,
     NOT_WRITTEN_UNITS,
+    NOUN_ABBREVIATIONS,
     RATE_ADVERBS,
     WRITTEN_UNIT_SYMBOLS,
     WRITTEN_UNIT_SYNONYMS,
@@ -106,7 +107,12 @@ def unit_like(letters: str) -> bool:
     folded = letters.casefold()
     if len(head) < 2 and "/" not in letters:
         return False  # "5G", "3D", "4K": one letter makes a code
-    if folded in NOT_WRITTEN_UNITS or folded in CLOCK_MARKERS or folded in FUNCTION_WORDS:
+    if (
+        folded in NOT_WRITTEN_UNITS
+        or folded in CLOCK_MARKERS
+        or folded in FUNCTION_WORDS
+        or folded in NOUN_ABBREVIATIONS
+    ):
         return False
     if "/" not in letters and (units.lookup(letters) is not None or letters in units.SCALE_LETTERS):
         return False  # the tables read it

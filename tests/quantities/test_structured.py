@@ -434,7 +434,8 @@ def test_an_aligned_table_with_a_rule_and_a_label_column() -> None:
     layout = structured.read(text)
     assert_well_formed(text, layout)
     cells = by_text(text, layout)
-    assert cells["11h 02' 50\""].row == "Kai Brandt"
+    # The row is named by its label and its other short names: its team too.
+    assert cells["11h 02' 50\""].row == "Kai Brandt > Nordlicht"
     assert cells["11h 02' 50\""].column == "Time"
     assert cells["Nordlicht"].record == cells["2"].record
     assert prose_of(text, layout)[-1].strip() == "Next: stage 5, 181 km."

@@ -31,6 +31,7 @@ _ALPHANUMERIC = re.compile(r"\w")
 # A code: one token with a digit in it ("AQ-03", "TOM-112"), which names a row less
 # plainly than a name beside it does.
 _CODE = re.compile(r"\S*\d\S*")
+_DIGIT = re.compile(r"\d")
 # A tag, to read the text of an HTML line; it cannot run past the next "<".
 _TAG = re.compile(r"<[^<>]*+>")
 _WORDS = re.compile(r"[^\W\d_]+|%")
@@ -44,6 +45,11 @@ _PER_UNIT = re.compile(r"\bper[\s-]++(?:share|unit|capita|head)\b|\beps\b", re.I
 
 
 _PERCENT: tuple[Decimal, str | None] = (Decimal(1), None)
+# How many names beside its label a row is named by, of at most how many words, and
+# what no name holds.
+_OTHER_NAMES = 2
+_NAME_WORDS = 3
+_NOT_A_NAME = re.compile(r"[;:.!?\"()]")
 # A row label's last bracket: "Battery (mAh)".
 _BRACKETED_UNIT = re.compile(r"\(([^()]{1,12})\)\s*$")
 
@@ -74,16 +80,24 @@ def table_cells(
     columns = [_Column(name, caption) for name in header]
     unnamed = _Column("", caption)
     found: list[Cell] = []
-    for fields in rows:
+    named_rows = [_names(fields) for fields in rows]
+    labels = {names[0] for names, _ in named_rows if names}
+    for fields, (names, lettered) in zip(rows, named_rows, strict=True):
         record = next(records)
-        # The row's label is its first field of words, else its first that is not a
-        # number: a row keyed by a date and a city ("2024-01-14,Oslo,...") is Oslo's, one
-        # of a name and a manager ("Alice Chen,Bob Park,95000") Alice Chen's, one of a
-        # code and a name ("AQ-03,Harbour Road,...") Harbour Road's, as answers name it.
-        texts = [f.text for f in fields if not is_number(f.text) and _ALPHANUMERIC.search(f.text)]
-        lettered = [text for text in texts if any(c.isalpha() for c in text)]
-        named = (text for text in lettered if not _CODE.fullmatch(text))
-        label = next(named, lettered[0] if lettered else texts[0] if texts else None)
+        label = names[0] if names else None
+        # The row's other short names say what it is of too: a candidate's row is also
+        # her party's ("| Gareth Mills | Conservative | 1,122 |"); not a description, nor
+        # a name that labels a row of its own (Bob Park, manager of Alice Chen's row).
+        others = [
+            text
+            for text in lettered
+            if text != label
+            and text not in labels
+            and not _DIGIT.search(text)
+            and not _NOT_A_NAME.search(text)
+            and len(text.split()) <= _NAME_WORDS
+        ]
+        row = " > ".join([label, *others[:_OTHER_NAMES]]) if label is not None else None
         kind = _label_kind(label)
         # A statement table may state a row's unit in its label, as a header does a
         # column's: "Average length of stay (days)", "Revenue ($M)".
@@ -109,12 +123,26 @@ def table_cells(
                     record,
                     unit,
                     scale,
-                    label,
+                    row,
                     column.name or None,
                     own_scale=own_scale,
                 )
             )
     return found
+
+
+def _names(fields: Sequence[Field]) -> tuple[list[str], list[str]]:
+    """A row's label, first (none when it has none), and its fields of words.
+
+    The label is its first field of words, else its first that is not a number: a row
+    keyed by a date and a city ("2024-01-14,Oslo,...") is Oslo's, one of a name and a
+    manager ("Alice Chen,Bob Park,95000") Alice Chen's, one of a code and a name
+    ("AQ-03,Harbour Road,...") Harbour Road's, as answers name it."""
+    texts = [f.text for f in fields if not is_number(f.text) and _ALPHANUMERIC.search(f.text)]
+    lettered = [text for text in texts if any(c.isalpha() for c in text)]
+    named = (text for text in lettered if not _CODE.fullmatch(text))
+    label = next(named, lettered[0] if lettered else texts[0] if texts else None)
+    return ([] if label is None else [label]), lettered
 
 
 def _row_statement(label: str) -> Statement | None:
