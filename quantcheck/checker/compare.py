@@ -32,7 +32,6 @@ from quantcheck.checker.anchors import (
     anchor_words,
     claim_anchors,
     named_records,
-    number_anchors,
     said_of_something_else,
     text_words,
 )
@@ -43,6 +42,7 @@ from quantcheck.checker.index import PERIOD, PLAIN, EvidenceIndex, family
 from quantcheck.checker.model import Binding, FactCheck, MatchKind
 from quantcheck.checker.periods import period_match, periods_agree
 from quantcheck.checker.policy import CLOSENESS, POLICY, Difference
+from quantcheck.checker.rows import period_beside, row_named_instead
 from quantcheck.quantities import dates, identifiers
 from quantcheck.quantities.categories import (
     COUNT_PREFIX,
@@ -166,7 +166,7 @@ def find_support(
                 # "$268 million a year earlier" is no reading of this year's $268 million
                 elsewhere = elsewhere or (doc_id, candidate)
                 continue
-            if _period_beside(claim, candidate, index):
+            if period_beside(claim, candidate, index):
                 # "9M 2024" holds the third quarter, but the row's "Q3 2024" column is the
                 # quarter's own value: the nine months' is another period's.
                 elsewhere = elsewhere or (doc_id, candidate)
@@ -189,7 +189,7 @@ def find_support(
             if binding is not None and binding.rival is not None:
                 other_thing = other_thing or (doc_id, candidate, binding)
                 continue
-            named = _row_named_instead(claim, candidate, index, wording, companions)
+            named = row_named_instead(claim, candidate, index, wording, companions)
             if named is not None:
                 other_thing = other_thing or (doc_id, candidate, named)
                 continue
@@ -479,22 +479,6 @@ _END_BEFORE = re.compile(rf"\b(?i:{alternation(RANGE_END_WORDS)})\b[^\d.,;:!?]{{
 _END_REACH = 40
 
 
-def _period_beside(claim: Mention, candidate: Mention, index: EvidenceIndex) -> bool:
-    """Whether a data value stated for a period that only holds the claim's (or lies in
-    it) has, in its own row, a column for exactly the claim's period with a value of the
-    same kind: that column, not this one, is what the claim reads."""
-    period = claim.period
-    if period is None or candidate.record is None or candidate.period in (None, period):
-        return False
-    return any(
-        other.period == period
-        and other.key != candidate.key
-        and other.row == candidate.row
-        and other.fact.category == candidate.fact.category
-        for other in index.groups.get(("record", candidate.record), ())
-    )
-
-
 def _per_amount(text: str, mention: Mention) -> bool:
     """Whether a value is the amount something is stated per ("per 100 g")."""
     return (
@@ -505,66 +489,6 @@ def _per_amount(text: str, mention: Mention) -> bool:
 
 _PER_BEFORE = re.compile(r"\b(?i:per)\s+$")
 _PER_REACH = 8
-
-
-def _row_named_instead(
-    claim: Mention,
-    candidate: Mention,
-    index: EvidenceIndex,
-    wording: str,
-    companions: Sequence[Mention],
-) -> Binding | None:
-    """The binding to another row of a table value, when a value the claim states in the
-    same clause is found only in another row, under a column where the candidate's row
-    holds another value, and that row states the claimed column too, otherwise: "the
-    2-year fixed at 85% LTV has a rate of 4.19%" where 4.19% is the rate of the row at 60%
-    and the row at 85% has 4.59%. A claim that also states the candidate row's own value
-    in that column speaks of both rows."""
-    if candidate.row is None or candidate.record is None or candidate.key is None:
-        return None
-    groups = index.groups
-    own = groups.get(("record", candidate.record), ())
-    stated = {m.fact for m in companions} | {claim.fact}
-    for other in companions:
-        if (
-            other is claim
-            or other.fact.category in dates.PERIOD_CATEGORIES
-            or other.fact.relation is not Relation.EQ
-            or not _one_clause(wording, claim.span, other.span)
-            or any(m.fact == other.fact for m in own)
-        ):
-            continue
-        for found in index.by_fact.get(other.fact, ()):
-            if found.row is None or found.record is None or found.key is None:
-                continue
-            differs = [
-                m for m in own if m.key == found.key and m.fact.category == found.fact.category
-            ]
-            if not differs or any(m.fact in stated for m in differs):
-                continue
-            rival = next(
-                (
-                    m
-                    for m in groups.get(("record", found.record), ())
-                    if m.key == candidate.key
-                    and m.fact.category == candidate.fact.category
-                    and m.fact != candidate.fact
-                ),
-                None,
-            )
-            if rival is not None:
-                naming = number_anchors(other.text)
-                return Binding(naming, index.anchors.of(candidate), rival, naming)
-    return None
-
-
-def _one_clause(wording: str, first: Span, second: Span) -> bool:
-    """Whether nothing between two values of a claim starts another clause or item."""
-    between = wording[min(first.end, second.end) : max(first.start, second.start)]
-    return _CLAUSE_BREAK.search(between) is None
-
-
-_CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|while|whereas|versus|vs|compared|against)\b")
 
 
 def _shares_a_record(
