@@ -239,10 +239,11 @@ class _Reader:
         if accepted:
             resume, self.resume = self.resume, None
             return match.end() if resume is None else resume
-        # A candidate that is something else: an identifier or a share that is not one
-        # ("10m", "In 2019", "three quarters" of a year) is read again at the same offset
-        # as a quantity; anything else is stepped past by one character.
-        if match.lastgroup in _IDENTIFIER_READERS or match.lastgroup == "a_share":
+        # A candidate that is something else: an identifier, a share or a month that is
+        # not one ("10m", "In 2019", "three quarters" of a year, the season "2011-12") is
+        # read again at the same offset as a quantity; anything else is stepped past by
+        # one character.
+        if match.lastgroup in _IDENTIFIER_READERS or match.lastgroup in _READ_AGAIN:
             again = patterns.quantities_only().match(self.scan, match.start())
             if again is not None:
                 return self._dispatch(again)
@@ -341,6 +342,12 @@ class _Reader:
         context = read_context(self.scan, m.start(), allow_bound=False)
         self._add(Fact(dates.YEAR, Relation.RANGE, first, str(int(first) + 1)), context, m.end())
         return True
+
+    def _iso_month(self, m: re.Match[str]) -> bool:
+        year, month = m["im_y"], m["im_m"]
+        if int(month) == (int(year) + 1) % 100:
+            return False  # "2011-12": the season, read as a span of years
+        return self._period(m, dates.DateValue(dates.MONTH, f"{year}-{month}"))
 
     def _fiscal_year(self, m: re.Match[str]) -> bool:
         return self._period(m, dates.year(dates.full_year(m["fy_y"])))
@@ -1334,11 +1341,14 @@ _IDENTIFIER_READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
     "a_iddotted": _Reader._identifier_dotted,
     "a_idcode": _Reader._identifier_code,
 }
+# Readers whose refused candidate is read again as a quantity (see _dispatch).
+_READ_AGAIN = frozenset({"a_share", "a_iso_month"})
 _READERS: dict[str, Callable[[_Reader, re.Match[str]], bool]] = {
     **_IDENTIFIER_READERS,
     "a_marker": _Reader._marker,
     "a_source": _Reader._source_reference,
     "a_year_span": _Reader._year_span,
+    "a_iso_month": _Reader._iso_month,
     "a_date": _Reader._date,
     "a_numeric_date": _Reader._numeric_date,
     "a_month": _Reader._month,

@@ -301,6 +301,10 @@ PERIOD_ALTERNATIVES = (
 # and its next is checked by the reader.
 YEAR_SPAN = r"(?<![\w.\-/])(?P<ys_y>(?:1[89]|20)\d\d)/(?P<ys_yy>\d\d)(?![\w\-/]|[.,]\d)"
 
+# A year and a month in digits, as data writes a month ("2024-03"): a month where the two
+# digits are no next year ("2011-12" stays the season, see the reader).
+ISO_MONTH = r"(?<![\w.\-/])(?P<im_y>(?:1[89]|20)\d\d)-(?P<im_m>0[1-9]|1[0-2])(?![\w\-/]|[.,:]\d)"
+
 _AMPM = r"(?:[ap]\.?\s?m\.|[ap]m|[AP]\.?\s?M\.|[AP]M)(?![A-Za-z])"
 # A change's first value is spanned with its "from" ("up from 200 MB", "from 40.2").
 FROM_VALUE = re.compile(r"(?i:from)\s+")
@@ -495,6 +499,7 @@ def _master() -> re.Pattern[str]:
     alternatives = [
         ("a_source", rf"{_first_chars(phrases.SOURCE_WORDS, fold=True)}{SOURCE_REFERENCE}"),
         ("a_year_span", rf"(?=[12]){YEAR_SPAN}"),
+        ("a_iso_month", rf"(?=[12]){ISO_MONTH}"),
         ("a_date", rf"(?=\d)(?:{iso}|{dmy}|{year_month})"),
         ("a_numeric_date", rf"(?=\d){numeric}"),
         ("a_month", rf"{_first_chars(phrases.MONTHS, fold=True)}(?:{mdy}|{month_year})"),

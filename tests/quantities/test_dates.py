@@ -118,3 +118,17 @@ def test_digit_dates_whose_order_is_plain_are_dates() -> None:
 )
 def test_a_year_and_the_next_after_a_slash_is_a_span_of_years(text: str, labels: list[str]) -> None:
     assert [m.fact.label() for m in extract(text).mentions] == labels
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ("Sales in 2024-03 rose by 4%.", ["date_month=2024-03", "percent=4"]),
+        ("Visits in 2024-01: 310.", ["date_month=2024-01", "number=310"]),
+        # A season, and a full date, stay what they were.
+        ("The 2011-12 season.", ["year=2011..2012"]),
+        ("It opened on 2024-03-15.", ["date=2024-03-15"]),
+    ],
+)
+def test_a_year_and_a_month_in_digits_is_that_month(text: str, labels: list[str]) -> None:
+    assert [m.fact.label() for m in extract(text).mentions] == labels
