@@ -43,7 +43,7 @@ from quantcheck.quantities.wrapping import unwrapped
 
 # Bumped whenever the same input could produce a different verdict, so recorded
 # verdicts can be told apart from replays by a newer checker.
-CHECKER_VERSION = "3.16.0"
+CHECKER_VERSION = "3.17.0"
 
 
 class CitationMode(StrEnum):

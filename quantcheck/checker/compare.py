@@ -73,6 +73,7 @@ from quantcheck.quantities.phrases import (
     CODE_LETTER_WORDS,
     DECREASE_WORDS,
     EVENT_WORDS,
+    INCLUSION_WORDS,
     PERIOD_WORDS,
     RANGE_END_WORDS,
 )
@@ -388,8 +389,26 @@ def _claim_anchors(
     category = claim.fact.category
     if not wording or category in _UNBOUND:
         return None
-    words = claim_anchors(wording, claim, companions)
+    words = claim_anchors(wording, claim, companions) - _included_words(wording)
     return (words | named_records(claim, companions)) if words else None
+
+
+def _included_words(wording: str) -> frozenset[str]:
+    """The words a claim says its amount includes or leaves out ("Including 19% VAT, the
+    rental came to €704.27"): another amount's thing (the VAT's €112.45), which must not
+    name that amount as the rival of the total."""
+    return frozenset(
+        anchor
+        for found in _INCLUDED.finditer(wording)
+        for word in found["words"].split()
+        for anchor in anchor_words(word)
+    )
+
+
+_INCLUDED = re.compile(
+    rf"\b(?i:{alternation(INCLUSION_WORDS)})\.?\s+(?:[\d.,]+\s*%\s+)?"
+    r"(?P<words>[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){0,2})"
+)
 
 
 def _said_of_something_else(

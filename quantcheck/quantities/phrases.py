@@ -761,6 +761,24 @@ ANCHOR_SYNONYMS: dict[str, str] = {
     "loss": "lose",
 }
 
+# Words that say what a claimed amount includes or leaves out ("including 19% VAT",
+# "before city tax", "plus delivery"): the words after them name another amount's thing,
+# never what the value is of (checker/compare.py).
+INCLUSION_WORDS: tuple[str, ...] = (
+    "including",
+    "incl",
+    "inclusive of",
+    "excluding",
+    "excl",
+    "exclusive of",
+    "before",
+    "plus",
+    "without",
+    "on top of",
+    "in addition to",
+    "net of",
+)
+
 # Abbreviations written after a number for the noun they stand for: "64 pts" counts
 # points as "64 points" does, "97.6 deg" is an angle as "97.6 degrees" is.
 NOUN_ABBREVIATIONS: dict[str, str] = {
