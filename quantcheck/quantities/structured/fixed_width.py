@@ -2,15 +2,15 @@
 PDF's text extraction makes of its tables.
 
 A line's fields are the runs of text between gaps of two or more spaces. A table is a
-header line of at least two fields of words (no field a number, none ending in a colon
-as a ``key:`` does), an optional rule of dashes under it, an optional line of units
-under that (``£  £  £``, whose fields join the headers they stand under), then at least
-two rows. A field of a row belongs to the header field its span overlaps most, or to
-one at most two characters away; fields left of every header field are the row's label.
-A line of one field of words inside the table ("INCOME", "Charitable activities:") is a
-heading, read as prose, and so is a blank line; the table ends at a new header, at
-two blank lines, and at a line that is neither a row nor a heading (prose after the
-table). Lines with tabs are left to the delimited reader.
+header line of at least two fields of words (no field a number, a date or a time of
+day, none ending in a colon as a ``key:`` does), an optional rule of dashes under it, an
+optional line of units under that (``£  £  £``, whose fields join the headers they stand
+under), then at least two rows. A field of a row belongs to the header field its span
+overlaps most, or to one at most two characters away; a field left of every header
+field is the row's label. A line of one field of words inside the table ("INCOME",
+"Charitable activities:") is a heading, read as prose, and so is a blank line; the table
+ends at a new header, at two blank lines, and at a line that is neither a row nor a
+heading (prose after the table). Lines with tabs are left to the delimited reader.
 """
 
 from __future__ import annotations
@@ -56,9 +56,9 @@ def find(lines: Lines, records: Records) -> list[Region]:
     return regions
 
 
-def _fields(body: str, offset: int) -> list[Field]:
-    """The fields of a line, with their spans (``offset`` is where the line starts)."""
-    return [Field(m.group(), offset + m.start(), offset + m.end()) for m in _FIELD.finditer(body)]
+def _fields(body: str) -> list[Field]:
+    """The fields of a line, with their spans on the line."""
+    return [Field(m.group(), m.start(), m.end()) for m in _FIELD.finditer(body)]
 
 
 def _header(lines: Lines, number: int) -> list[Field] | None:
@@ -67,7 +67,7 @@ def _header(lines: Lines, number: int) -> list[Field] | None:
     body = lines.bodies[number]
     if not lines.free[number] or "  " not in body or "\t" in body:
         return None
-    fields = _fields(body, 0)
+    fields = _fields(body)
     if not 2 <= len(fields) <= _MOST_COLUMNS or any(
         is_number(f.text)
         or f.text.endswith(":")
@@ -108,7 +108,7 @@ def _table(
             continue
         if "\t" in body or _header(lines, at) is not None:
             break
-        fields = _fields(body, 0)
+        fields = _fields(body)
         placed = _placed(fields, header) if len(fields) >= 2 else None
         if placed is None:
             if len(fields) != 1 or _DIGIT.search(fields[0].text):
@@ -140,7 +140,7 @@ def _units(lines: Lines, at: int, header: list[Field]) -> list[str] | None:
     some headers; None when the line is not such a line."""
     if at >= len(lines) or not lines.free[at]:
         return None
-    fields = _fields(lines.bodies[at], 0)
+    fields = _fields(lines.bodies[at])
     if not fields or not all(_UNIT_FIELD.fullmatch(f.text) for f in fields):
         return None
     placed = _placed(fields, header)
@@ -150,16 +150,14 @@ def _units(lines: Lines, at: int, header: list[Field]) -> list[str] | None:
 
 
 def _placed(fields: list[Field], header: list[Field]) -> tuple[Field | None, list[Field]] | None:
-    """A row's label (the fields left of every header field, as one) and its fields under
-    each header field (empty where it has none); None when a field cannot be placed, or
-    two fall under one header."""
+    """A row's label (its one field left of every header field, if any) and its fields
+    under each header field (empty where it has none); None when a field cannot be
+    placed, two fall under one header, or more than one stands left of them all."""
     first = header[0].start
     leading = [f for f in fields if f.end <= first - _SLACK]
-    label = None
-    if leading:
-        label = Field(" ".join(f.text for f in leading), leading[0].start, leading[-1].end)
-        if len(leading) > 1:
-            return None  # words that a single field would hold are no label
+    if len(leading) > 1:
+        return None  # a label holds its words in one field
+    label = leading[0] if leading else None
     under: list[Field | None] = [None] * len(header)
     for field in fields[len(leading) :]:
         column = _column(field, header)
