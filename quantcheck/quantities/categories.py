@@ -22,6 +22,8 @@ ANGLE = "angle_deg"
 COUNT_PREFIX = "count["
 # Every currency is a category of its own: "money_usd", "money_eur", ...
 MONEY_PREFIX = "money_"
+# Categories of a measure of matter, which an amount may be stated per ("5 mg per kg").
+MEASURE_PREFIXES = ("mass_", "length_", "area_", "volume_")
 WRITTEN_UNIT_PREFIX = "unit["
 
 

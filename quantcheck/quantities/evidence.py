@@ -29,6 +29,7 @@ from quantcheck.quantities.bare_months import bare_months
 from quantcheck.quantities.budget import CELL_BYTES, LONG_RUN, RUN_CHAR_BYTES, FactBudget
 from quantcheck.quantities.categories import (
     COUNT_PREFIX,
+    MEASURE_PREFIXES,
     MONEY_PREFIX,
     NUMBER,
     Scope,
@@ -209,7 +210,7 @@ def _per_measure_of(key: str) -> str | None:
     "1.0 L" under it is the rate "1 L per hectare", as the claim "1 L/ha" is."""
     per = _KEY_PER.search(key)
     unit = None if per is None else units.lookup(per[1])
-    if unit is None or not unit.category.startswith(_MEASURES):
+    if unit is None or not unit.category.startswith(MEASURE_PREFIXES):
         return None
     return unit.name
 
@@ -217,13 +218,12 @@ def _per_measure_of(key: str) -> str | None:
 def _per(fact: Fact, measure: str | None) -> Fact:
     """An amount of matter as the rate per ``measure``, when a key states one."""
     category = fact.category
-    if measure is None or "/" in category or not category.startswith(_MEASURES):
+    if measure is None or "/" in category or not category.startswith(MEASURE_PREFIXES):
         return fact
     return replace(fact, category=f"{category}/{measure}")
 
 
 _KEY_PER = re.compile(r"(?:/|\bper\s+)([A-Za-z]+)\s*$")
-_MEASURES = ("mass_", "length_", "area_", "volume_")
 
 
 _COUNTED_KEY = re.compile(r"(?=\w*[A-Z])[A-Za-z]+s|[A-Z]{3,}")

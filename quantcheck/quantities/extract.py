@@ -31,6 +31,7 @@ from quantcheck.quantities.categories import (
     ANGLE,
     COUNT_PREFIX,
     IDENTIFIER,
+    MEASURE_PREFIXES,
     MONEY_PREFIX,
     NUMBER,
     ORDINAL,
@@ -1268,7 +1269,6 @@ _PER_MEASURE = re.compile(
     r"(?:\s++(?i:of)\s++[A-Za-z][A-Za-z\-]*+)?\s*(?:(?i:per|an?)\s+|/\s*)"
     r"(?P<one>[A-Za-z][A-Za-z²³]*)(?:\s+(?P<two>[A-Za-z][A-Za-z²³]*))?"
 )
-_MEASURES = ("mass_", "length_", "area_", "volume_")
 
 
 def _per_measure(scan: str, end: int) -> tuple[str, int] | None:
@@ -1282,7 +1282,7 @@ def _per_measure(scan: str, end: int) -> tuple[str, int] | None:
         tries.insert(0, (f"{per['one']} {per['two']}", per.end("two")))
     for written, stop in tries:
         unit = units.lookup(written)
-        if unit is not None and unit.category.startswith(_MEASURES):
+        if unit is not None and unit.category.startswith(MEASURE_PREFIXES):
             return unit.name, stop
     return None
 
