@@ -33,6 +33,7 @@ from quantcheck.quantities.phrases import (
     ANCHOR_SYNONYMS,
     ANCHOR_UNWORDS,
     COLUMN_ABBREVIATIONS,
+    HANDOVER_WORDS,
     IDENTIFIER_KEYS,
 )
 
@@ -49,8 +50,6 @@ _REACH = 160
 # A word, hyphens inside it dropped ("take-off" is the word takeoff); an ampersand between
 # letters joins a name ("AT&T").
 _WORD = re.compile(r"[A-Za-z](?:[A-Za-z']|[-&](?=[A-Za-z]))*")
-# Where the words between two values change hands; a comma counts as one of these.
-_HANDOVER = frozenset({"and", "or", "but", "while", "whereas", "versus", "vs", "compared"})
 # Between two values of one kind, these start the second one's phrase: "25.86°C with a
 # feels like temperature of 26.88°C".
 _SECOND_OPENERS = frozenset({"with", "against"})
@@ -159,7 +158,7 @@ def _tokens(text: str, start: int, end: int) -> list[str]:
 
 
 def _hands_over(token: str) -> bool:
-    return token == _COMMA or token.casefold() in _HANDOVER
+    return token == _COMMA or token.casefold() in HANDOVER_WORDS
 
 
 def _first_handover(tokens: Sequence[str]) -> int | None:

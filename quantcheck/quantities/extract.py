@@ -110,7 +110,7 @@ _UNIT_PER_TIME = re.compile(
     r"[ \t]?(?P<unit>[A-Za-zµ]{1,5})"
     r"(?=/(?i:second|sec|s|minute|min|hour|hr|h|day|week|month|year|yr)(?![\w/]))"
 )
-# A unit's symbol glued to a measure by a slash: "t/ha", "kg/m3" (see _per_measure).
+# A unit's symbol glued to a measure by a slash: "t/ha", "mg/kg" (see _per_measure).
 # The measure is one word of letters and ends the unit: "mg/kg/day" and "kg/m3" stay
 # units as written.
 _UNIT_PER_MEASURE = re.compile(r"[ \t]?(?P<unit>[A-Za-zµ]{1,5})(?=/[A-Za-z]++(?![\w/²³]))")
@@ -337,16 +337,16 @@ class _Reader:
         return self._period(m, value)
 
     def _year_span(self, m: re.Match[str]) -> bool:
-        if not _next_year_span(self.scan, m.start()):
-            return False  # "2023/05" may be a month; "2020/25" is no fiscal year
         first = m["ys_y"]
+        if not _next_year(first, m["ys_yy"]):
+            return False  # "2023/05" may be a month; "2020/25" is no fiscal year
         context = read_context(self.scan, m.start(), allow_bound=False)
         self._add(Fact(dates.YEAR, Relation.RANGE, first, str(int(first) + 1)), context, m.end())
         return True
 
     def _iso_month(self, m: re.Match[str]) -> bool:
         year, month = m["im_y"], m["im_m"]
-        if int(month) == (int(year) + 1) % 100:
+        if _next_year(year, month):
             return False  # "2011-12": the season, read as a span of years
         return self._period(m, dates.DateValue(dates.MONTH, f"{year}-{month}"))
 
@@ -776,12 +776,16 @@ class _Reader:
             return
         ratio = _UNIT_PER_MEASURE.match(self.scan, end)
         listed = None if ratio is None else units.lookup(ratio["unit"])
-        if ratio is not None and listed is not None and _is_amount_of_matter(listed.category):
-            # "8.1 t/ha": a listed unit per a measure, the rate "8.1 tonnes per hectare" is.
-            rated = self._rated(listed.category, ratio.end())
-            if rated[0] != listed.category:
-                self._single(start, ratio.end(), number, scale, listed, tail=tail)
-                return
+        if (
+            ratio is not None
+            and listed is not None
+            and _is_amount_of_matter(listed.category)
+            and _per_measure(self.scan, ratio.end()) is not None
+        ):
+            # "8.1 t/ha": a listed unit per a measure, the rate "8.1 tonnes per hectare" is
+            # (see _single).
+            self._single(start, ratio.end(), number, scale, listed, tail=tail)
+            return
         written_unit = written_units.written_unit(self.scan, end)
         if written_unit is not None:
             # "8MP", "196 ppi": a unit no table lists, compared as written.
@@ -1395,7 +1399,12 @@ def _is_year_before(written: str, scale: Decimal, next_value: Decimal) -> bool:
 def _next_year_span(scan: str, start: int) -> bool:
     """Whether a year and the next are written at ``start`` ("2025/26")."""
     span = _YEAR_SPAN.match(scan, start)
-    return span is not None and (int(span["ys_y"]) + 1) % 100 == int(span["ys_yy"])
+    return span is not None and _next_year(span["ys_y"], span["ys_yy"])
+
+
+def _next_year(year: str, last_two: str) -> bool:
+    """Whether two digits are the last two of the year after ``year`` ("2023", "24")."""
+    return (int(year) + 1) % 100 == int(last_two)
 
 
 _YEAR_SPAN = re.compile(patterns.YEAR_SPAN)

@@ -761,6 +761,12 @@ ANCHOR_SYNONYMS: dict[str, str] = {
     "loss": "lose",
 }
 
+# Conjunctions where the words between two values of a clause change hands ("the small
+# costs $12 and the large $18"); a comma does too (checker/anchors.py, checker/rows.py).
+HANDOVER_WORDS: frozenset[str] = frozenset(
+    {"and", "or", "but", "while", "whereas", "versus", "vs", "compared"}
+)
+
 # Words that say what a claimed amount includes or leaves out ("including 19% VAT",
 # "before city tax", "plus delivery"): the words after them name another amount's thing,
 # never what the value is of (checker/compare.py).

@@ -34,11 +34,13 @@ _IN_SCALE = re.compile(
 )
 # A bracketed part of a header or caption: "($M)", "(000s)", "[USD millions]".
 _MAX_COMPACT = 40
-# The brackets may also hold a note beside the statement, a semicolon apart.
+# A currency per a period ("GBP/year", "$/hr"), and a currency ending a header of words
+# ("Total GBP").
 _PER_PERIOD = re.compile(
     rf"(?P<currency>{_CURRENCY})\s*/\s*(?i:year|yr|annum|month|mo|week|wk|day|hour|hr)\b"
 )
 _TRAILING_CURRENCY = re.compile(rf"[A-Za-z]\s+(?P<currency>{_CURRENCY})\s*$")
+# The brackets may also hold a note beside the statement, a semicolon apart.
 _BRACKETED = re.compile(rf"[(\[]([^()\[\]]{{1,{2 * _MAX_COMPACT}}})[)\]]")
 _PIECE = re.compile(
     rf"(?P<currency>{_CURRENCY})|(?P<thousands>'?000'?s?)|(?P<word>[A-Za-z]+)|(?P<filler>,)|\S"

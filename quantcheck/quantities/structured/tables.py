@@ -81,10 +81,9 @@ def table_cells(
     unnamed = _Column("", caption)
     found: list[Cell] = []
     named_rows = [_names(fields) for fields in rows]
-    labels = {names[0] for names, _ in named_rows if names}
-    for fields, (names, lettered) in zip(rows, named_rows, strict=True):
+    labels = {label for label, _ in named_rows if label is not None}
+    for fields, (label, lettered) in zip(rows, named_rows, strict=True):
         record = next(records)
-        label = names[0] if names else None
         # The row's other short names say what it is of too: a candidate's row is also
         # her party's ("| Gareth Mills | Conservative | 1,122 |"); not a description, nor
         # a name that labels a row of its own (Bob Park, manager of Alice Chen's row).
@@ -131,8 +130,8 @@ def table_cells(
     return found
 
 
-def _names(fields: Sequence[Field]) -> tuple[list[str], list[str]]:
-    """A row's label, first (none when it has none), and its fields of words.
+def _names(fields: Sequence[Field]) -> tuple[str | None, list[str]]:
+    """A row's label (None when it has none) and its fields of words.
 
     The label is its first field of words, else its first that is not a number: a row
     keyed by a date and a city ("2024-01-14,Oslo,...") is Oslo's, one of a name and a
@@ -142,7 +141,7 @@ def _names(fields: Sequence[Field]) -> tuple[list[str], list[str]]:
     lettered = [text for text in texts if any(c.isalpha() for c in text)]
     named = (text for text in lettered if not _CODE.fullmatch(text))
     label = next(named, lettered[0] if lettered else texts[0] if texts else None)
-    return ([] if label is None else [label]), lettered
+    return label, lettered
 
 
 def _row_statement(label: str) -> Statement | None:
